@@ -1,0 +1,49 @@
+#include "suite.h"
+
+#include <unistd.h>
+
+#include <set>
+
+#include "common/config_object.h"
+#include "common/input_error.h"
+#include "experiment/config_loader.h"
+
+namespace sl {
+
+Suite load_suite(const std::string& path) {
+  nlohmann::json j = load_json_file(path);
+  ConfigObject root(j, path, "");
+  Suite s;
+  s.name = root.string("name", "");
+  if (s.name.empty()) throw InputError(root.where("name"), "expected a non-empty suite name");
+  const nlohmann::json& list = root.raw("experiments");
+  if (!list.is_array() || list.empty())
+    throw InputError(root.where("experiments"), "expected a non-empty array of experiments");
+  root.finish();
+  const std::string dir = path.find('/') == std::string::npos ? "." : path.substr(0, path.rfind('/'));
+  std::set<std::string> names;
+  for (size_t i = 0; i < list.size(); ++i) {
+    ConfigObject e(list[i], path, "/experiments/" + std::to_string(i));
+    SuiteEntry x;
+    x.name = e.string("name", "");
+    if (x.name.empty() || !names.insert(x.name).second)
+      throw InputError(e.where("name"), "expected a unique, non-empty experiment name");
+    x.config = e.string("config", "");
+    if (x.config.empty()) throw InputError(e.where("config"), "expected the path of a config file");
+    if (x.config[0] != '/' && access((dir + "/" + x.config).c_str(), R_OK) == 0) x.config = dir + "/" + x.config;
+    const nlohmann::json& set = e.raw("set");
+    if (!set.is_null()) {
+      if (!set.is_array()) throw InputError(e.where("set"), "expected an array of \"key.path=value\" strings");
+      for (auto& o : set) {
+        if (!o.is_string()) throw InputError(e.where("set"), "expected strings \"key.path=value\"");
+        x.overrides.push_back(o.get<std::string>());
+      }
+    }
+    x.nodes = static_cast<int>(e.integer("nodes", 0, 0, 4096));
+    e.finish();
+    s.experiments.push_back(std::move(x));
+  }
+  return s;
+}
+
+}  // namespace sl

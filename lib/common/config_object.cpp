@@ -1,0 +1,124 @@
+#include "common/config_object.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "common/input_error.h"
+
+namespace sl {
+
+namespace {
+std::string describe(const nlohmann::json* v) {
+  if (!v) return "nothing";
+  std::string s = v->dump();
+  if (s.size() > 60) s = s.substr(0, 57) + "...";
+  return std::string(v->type_name()) + " " + s;
+}
+std::string num(double x) {
+  std::ostringstream ss;
+  ss << x;
+  return ss.str();
+}
+}  // namespace
+
+ConfigObject::ConfigObject(const nlohmann::json& j, std::string file, std::string pointer)
+    : j_(j.is_null() ? nlohmann::json::object() : j),
+      file_(std::move(file)),
+      pointer_(std::move(pointer)) {
+  if (!j_.is_object())
+    throw InputError(file_ + ":" + (pointer_.empty() ? "/" : pointer_),
+                     "expected an object, got " + describe(&j_));
+}
+
+bool ConfigObject::has(const std::string& key) const { return j_.contains(key); }
+
+const nlohmann::json* ConfigObject::get(const std::string& key) {
+  read_.insert(key);
+  auto it = j_.find(key);
+  return it == j_.end() ? nullptr : &*it;
+}
+
+void ConfigObject::fail(const std::string& key, const std::string& expected,
+                        const nlohmann::json* got) const {
+  throw InputError(where(key), "expected " + expected + ", got " + describe(got));
+}
+
+double ConfigObject::number(const std::string& key, double def, double min, double max) {
+  const nlohmann::json* v = get(key);
+  if (!v) return def;
+  if (!v->is_number()) fail(key, "a number", v);
+  double x = v->get<double>();
+  if (!std::isfinite(x) || x < min || x > max)
+    fail(key, "a number in [" + num(min) + ", " + num(max) + "]", v);
+  return x;
+}
+
+double ConfigObject::required_number(const std::string& key, double min, double max) {
+  if (!has(key)) fail(key, "a number (required)", nullptr);
+  return number(key, 0, min, max);
+}
+
+long long ConfigObject::integer(const std::string& key, long long def, long long min,
+                                long long max) {
+  const nlohmann::json* v = get(key);
+  if (!v) return def;
+  bool integral = v->is_number_integer() ||
+                  (v->is_number_float() && std::floor(v->get<double>()) == v->get<double>());
+  if (!integral) fail(key, "an integer", v);
+  long long x = v->is_number_float() ? static_cast<long long>(v->get<double>()) : v->get<long long>();
+  if (x < min || x > max)
+    fail(key, "an integer in [" + std::to_string(min) + ", " + std::to_string(max) + "]", v);
+  return x;
+}
+
+bool ConfigObject::boolean(const std::string& key, bool def) {
+  const nlohmann::json* v = get(key);
+  if (!v) return def;
+  if (!v->is_boolean()) fail(key, "true or false", v);
+  return v->get<bool>();
+}
+
+std::string ConfigObject::string(const std::string& key, const std::string& def) {
+  const nlohmann::json* v = get(key);
+  if (!v) return def;
+  if (!v->is_string()) fail(key, "a string", v);
+  return v->get<std::string>();
+}
+
+std::string ConfigObject::choice(const std::string& key, const std::string& def,
+                                 const std::vector<std::string>& choices) {
+  std::string s = string(key, def);
+  if (std::find(choices.begin(), choices.end(), s) == choices.end()) {
+    std::string list;
+    for (auto& c : choices) list += (list.empty() ? "" : " | ") + ("\"" + c + "\"");
+    fail(key, "one of " + list, &j_[key]);
+  }
+  return s;
+}
+
+ConfigObject ConfigObject::object(const std::string& key) {
+  const nlohmann::json* v = get(key);
+  if (v && !v->is_object()) fail(key, "an object", v);
+  return ConfigObject(v ? *v : nlohmann::json::object(), file_, pointer_ + "/" + key);
+}
+
+const nlohmann::json& ConfigObject::raw(const std::string& key) {
+  static const nlohmann::json null_json;
+  const nlohmann::json* v = get(key);
+  return v ? *v : null_json;
+}
+
+void ConfigObject::finish() const {
+  for (auto it = j_.begin(); it != j_.end(); ++it) {
+    if (!read_.count(it.key())) {
+      std::vector<std::string> known(read_.begin(), read_.end());
+      std::string list;
+      for (auto& k : known) list += (list.empty() ? "" : ", ") + k;
+      throw InputError(file_ + ":" + pointer_ + "/" + it.key(),
+                       "unknown key (known keys here: " + list + ")");
+    }
+  }
+}
+
+}  // namespace sl

@@ -1,0 +1,25 @@
+#include "distributed/comm_accounting.h"
+
+namespace sl {
+
+CommAccounting::CommAccounting(Communicator& comm, RingNetworkModel configured)
+    : comm_(comm), configured_(std::move(configured)) {
+  for (int p = 0; p < kNetworkPresetCount; ++p)
+    presets_[p] = RingNetworkModel::preset(network_preset_names()[p]);
+}
+
+void CommAccounting::model_allreduce(StepStats& s, double bytes) const {
+  const int N = comm_.size();
+  s.modeled_comm_seconds += configured_.allreduce_seconds(bytes, N);
+  for (int p = 0; p < kNetworkPresetCount; ++p)
+    s.modeled_comm_seconds_preset[p] += presets_[p].allreduce_seconds(bytes, N);
+}
+
+void CommAccounting::model_allgather(StepStats& s, double max_bytes_per_node) const {
+  const int N = comm_.size();
+  s.modeled_comm_seconds += configured_.allgather_seconds(max_bytes_per_node, N);
+  for (int p = 0; p < kNetworkPresetCount; ++p)
+    s.modeled_comm_seconds_preset[p] += presets_[p].allgather_seconds(max_bytes_per_node, N);
+}
+
+}  // namespace sl

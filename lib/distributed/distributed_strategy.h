@@ -1,0 +1,62 @@
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "distributed/averager.h"
+#include "distributed/combiner.h"
+#include "distributed/comm_accounting.h"
+#include "distributed/communicator.h"
+#include "distributed/distributed_config.h"
+#include "distributed/error_feedback.h"
+#include "distributed/gradient_exchange.h"
+#include "distributed/step_stats.h"
+
+namespace sl {
+
+// One node's distributed training strategy, composed of GradientExchange (compressor +
+// error feedback + transport), Combiner and Averager. The trainer calls, per step t
+// (0-based), whatever the method:
+//   total = normalize_gradient(grad, local_tokens);  // grad: sum of token-loss gradients
+//   exchange(grad, t, stats);                        // grad: g_n in, U_n out
+//   ... clip U_n, optimizer step on params ...
+//   after_update(params, P, {&m[0], &v[0]}, t, stats);
+class DistributedStrategy {
+ public:
+  DistributedStrategy(const DistributedConfig& config, Communicator& comm, size_t P);
+
+  // All-reduces the token counts and scales grad by 1/total, giving g_n as PAPER.md
+  // defines it (sum_n g_n = the one-node gradient on the union of the batches). Returns the
+  // total; throws std::runtime_error when it is 0.
+  int64_t normalize_gradient(float* grad, int64_t local_tokens);
+
+  // g_n -> U_n in place. Starts a new `stats` record (including normalize_gradient's bytes).
+  void exchange(float* grad, int64_t step, StepStats& stats);
+
+  // Averages every K steps (params, and the moment buffers of P floats each when
+  // average_moments) and records it in `stats`; a no-op on other steps.
+  void after_update(float* params, size_t P, const std::vector<float*>& moments, int64_t step,
+                    StepStats& stats);
+
+  const DistributedConfig& config() const { return config_; }
+  size_t parameter_count() const { return P_; }
+  Communicator& communicator() { return acct_.comm(); }
+  // E_n for checkpoints (an exact resume needs it); nullptr unless method is sparse.
+  ErrorFeedback* error_feedback() { return exchange_->error_feedback(); }
+
+ private:
+  DistributedConfig config_;
+  size_t P_;
+  CommAccounting acct_;
+  std::unique_ptr<GradientExchange> exchange_;
+  std::unique_ptr<Combiner> combiner_;
+  Averager averager_;
+  StepStats pending_;  // normalize_gradient's share of the next record
+};
+
+// The factory the trainer uses; it never branches on the method itself.
+std::unique_ptr<DistributedStrategy> make_strategy(const DistributedConfig& config,
+                                                   Communicator& comm, size_t P);
+
+}  // namespace sl

@@ -1,0 +1,166 @@
+#include "distributed/mpi_communicator.h"
+
+#include <climits>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <memory>
+#include <stdexcept>
+
+#include "common/input_error.h"
+#include "distributed/rank_order_sum.h"
+
+namespace sl {
+
+namespace {
+
+void check(int rc, const char* what) {
+  if (rc != MPI_SUCCESS) throw std::runtime_error(std::string("MPI error in ") + what);
+}
+
+int as_int(size_t n, const char* what) {
+  if (n > static_cast<size_t>(INT_MAX))
+    throw std::runtime_error(std::string(what) + ": count " + std::to_string(n) +
+                             " exceeds MPI's int limit");
+  return static_cast<int>(n);
+}
+
+}  // namespace
+
+MpiCommunicator::MpiCommunicator(MPI_Comm comm) : uncaught_at_start_(std::uncaught_exceptions()) {
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (!initialized) {
+    check(MPI_Init(nullptr, nullptr), "MPI_Init");
+    owns_mpi_ = true;
+  }
+  check(MPI_Comm_dup(comm, &comm_), "MPI_Comm_dup");
+  MPI_Comm_rank(comm_, &rank_);
+  MPI_Comm_size(comm_, &size_);
+}
+
+MpiCommunicator::~MpiCommunicator() {
+  // Unwinding past the communicator means this rank gives up while the others may wait in
+  // a collective; finalising would wait for them forever.
+  if (std::uncaught_exceptions() > uncaught_at_start_)
+    mpi_abort("exception escaped while the MPI communicator was alive (see its message above)");
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (finalized) return;
+  if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
+  if (owns_mpi_) MPI_Finalize();
+}
+
+void MpiCommunicator::allreduce_sum(float* data, size_t n) {
+  const int N = size_;
+  as_int(n, "allreduce_sum");
+  const size_t b = chunk_begin(n, N, rank_), len = chunk_begin(n, N, rank_ + 1) - b;
+  std::vector<int> sendcounts(N), sdispls(N), recvcounts(N), rdispls(N);
+  for (int c = 0; c < N; ++c) {
+    const size_t cb = chunk_begin(n, N, c), ce = chunk_begin(n, N, c + 1);
+    sendcounts[c] = c == rank_ ? 0 : static_cast<int>(ce - cb);
+    sdispls[c] = static_cast<int>(cb);
+    recvcounts[c] = c == rank_ ? 0 : static_cast<int>(len);
+    rdispls[c] = as_int(c * len, "allreduce_sum");
+  }
+  // Reduce-scatter: slot m of recv_ holds rank m's chunk `rank_`; the own slot is a copy.
+  recv_.resize(N * len);
+  std::memcpy(recv_.data() + rank_ * len, data + b, len * sizeof(float));
+  check(MPI_Alltoallv(data, sendcounts.data(), sdispls.data(), MPI_FLOAT, recv_.data(),
+                      recvcounts.data(), rdispls.data(), MPI_FLOAT, comm_),
+        "MPI_Alltoallv");
+  std::vector<const float*> parts(N);
+  for (int m = 0; m < N; ++m) parts[m] = recv_.data() + m * len;
+  sum_in_rank_order(parts.data(), N, len, data + b);
+  // All-gather of the reduced chunks, in place.
+  for (int c = 0; c < N; ++c) {
+    const size_t cb = chunk_begin(n, N, c), ce = chunk_begin(n, N, c + 1);
+    recvcounts[c] = static_cast<int>(ce - cb);
+    rdispls[c] = static_cast<int>(cb);
+  }
+  check(MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, data, recvcounts.data(),
+                       rdispls.data(), MPI_FLOAT, comm_),
+        "MPI_Allgatherv");
+  const uint64_t bytes = allreduce_bytes_of_rank(n, N, rank_);
+  counters_.bytes_sent += bytes;
+  counters_.bytes_received += bytes;
+  ++counters_.collectives;
+}
+
+void MpiCommunicator::allgather_bytes(const std::vector<uint8_t>& mine,
+                                      std::vector<std::vector<uint8_t>>& all) {
+  const int N = size_;
+  const uint64_t my_size = mine.size();
+  std::vector<uint64_t> sizes(N);
+  check(MPI_Allgather(&my_size, 1, MPI_UINT64_T, sizes.data(), 1, MPI_UINT64_T, comm_),
+        "MPI_Allgather");
+  std::vector<int> counts(N), displs(N);
+  size_t total = 0;
+  for (int m = 0; m < N; ++m) {
+    counts[m] = as_int(sizes[m], "allgather_bytes");
+    displs[m] = as_int(total, "allgather_bytes (total)");
+    total += sizes[m];
+  }
+  as_int(total, "allgather_bytes (total)");
+  std::vector<uint8_t> flat(total);
+  check(MPI_Allgatherv(mine.data(), counts[rank_], MPI_BYTE, flat.data(), counts.data(),
+                       displs.data(), MPI_BYTE, comm_),
+        "MPI_Allgatherv");
+  all.resize(N);
+  uint64_t received = 0;
+  for (int m = 0; m < N; ++m) {
+    all[m].assign(flat.begin() + displs[m], flat.begin() + displs[m] + counts[m]);
+    if (m != rank_) received += sizes[m];
+  }
+  counters_.bytes_sent += static_cast<uint64_t>(N - 1) * my_size;
+  counters_.bytes_received += received;
+  counters_.control_bytes_sent += static_cast<uint64_t>(N - 1) * sizeof(uint64_t);
+  counters_.control_bytes_received += static_cast<uint64_t>(N - 1) * sizeof(uint64_t);
+  ++counters_.collectives;
+}
+
+void MpiCommunicator::barrier() {
+  check(MPI_Barrier(comm_), "MPI_Barrier");
+  ++counters_.collectives;
+}
+
+void MpiCommunicator::allgather_fixed(const void* mine, size_t bytes, void* out) {
+  const int n = as_int(bytes, "allgather_fixed");
+  check(MPI_Allgather(mine, n, MPI_BYTE, out, n, MPI_BYTE, comm_), "MPI_Allgather");
+  counters_.control_bytes_sent += static_cast<uint64_t>(size_ - 1) * bytes;
+  counters_.control_bytes_received += static_cast<uint64_t>(size_ - 1) * bytes;
+  ++counters_.collectives;
+}
+
+void mpi_abort(const std::string& message, int exit_code) {
+  int rank = -1, initialized = 0, finalized = 0;
+  MPI_Initialized(&initialized);
+  MPI_Finalized(&finalized);
+  if (initialized && !finalized) MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  std::fprintf(stderr, "rank %d: fatal: %s\n", rank, message.c_str());
+  std::fflush(stderr);
+  if (initialized && !finalized) MPI_Abort(MPI_COMM_WORLD, exit_code);
+  std::_Exit(exit_code);
+}
+
+int run_mpi_main(const std::function<int(MpiCommunicator&)>& body) {
+  std::unique_ptr<MpiCommunicator> comm;
+  try {
+    comm = std::make_unique<MpiCommunicator>();
+  } catch (const std::exception& e) {
+    mpi_abort(e.what(), 1);
+  }
+  // `comm` outlives the handlers: its destructor (MPI_Finalize) is collective and would
+  // wait for the ranks that did not fail.
+  try {
+    return body(*comm);
+  } catch (const InputError& e) {
+    mpi_abort(e.what(), kInputErrorExitCode);
+  } catch (const std::exception& e) {
+    mpi_abort(e.what(), 1);
+  } catch (...) {
+    mpi_abort("unknown exception", 1);
+  }
+}
+
+}  // namespace sl

@@ -1,0 +1,39 @@
+#include "distributed/step_stats.h"
+
+namespace sl {
+
+void StepStats::to_json(nlohmann::json& j) const {
+  j["step"] = step;
+  j["node"] = node;
+  j["nodes"] = nodes;
+  j["total_tokens"] = total_tokens;
+  if (k_selected >= 0) {
+    j["rho"] = drop_ratio;
+    j["k_target"] = k_target;
+    j["pairs"] = k_selected;
+    j["tau"] = tau;
+    j["encoded_bytes"] = encoded_bytes;
+    j["bytes_per_pair"] = bytes_per_pair;
+    j["compress_s"] = compress_seconds;
+    j["decompress_s"] = decompress_seconds;
+  }
+  j["bytes_sent"] = bytes_sent;
+  j["bytes_received"] = bytes_received;
+  j["analytic_bytes_sent"] = analytic_bytes_sent;
+  j["control_bytes_sent"] = control_bytes_sent;
+  j["control_bytes_received"] = control_bytes_received;
+  j["comm_s"] = comm_seconds;
+  j["network"] = network;
+  nlohmann::json modeled = nlohmann::json::object();
+  for (int p = 0; p < kNetworkPresetCount; ++p)
+    modeled[network_preset_names()[p]] = modeled_comm_seconds_preset[p];
+  if (!network.empty()) modeled[network] = modeled_comm_seconds;
+  j["modeled_comm_s"] = modeled;
+  j["averaged"] = averaged;
+  if (averaged) {
+    j["divergence"] = divergence;
+    j["divergence_after"] = divergence_after;
+  }
+}
+
+}  // namespace sl

@@ -1,0 +1,53 @@
+#pragma once
+#include <array>
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "distributed/ring_network_model.h"
+
+namespace sl {
+
+// What the distributed strategy did on one node in one step; one log line's worth.
+// Filled by DistributedStrategy::exchange (which starts a new record and folds in the
+// token-count all-reduce of normalize_gradient) and after_update (averaging).
+struct StepStats {
+  int64_t step = -1;  // 0-based
+  int node = 0, nodes = 1;
+  int64_t total_tokens = 0;  // sum over nodes of the target tokens of this step
+
+  // Sparse only (else -1): rho_t used, pairs asked for / actually sent by this node,
+  // tau_n, and this node's encoded S_n.
+  double drop_ratio = -1;
+  int64_t k_target = -1, k_selected = -1;
+  double tau = -1;
+  int64_t encoded_bytes = -1;
+  double bytes_per_pair = -1;
+
+  // Payload this node actually sent / received (Communicator counters), and PAPER.md's
+  // formula for what it sends; they agree whenever N divides the dense sizes.
+  uint64_t bytes_sent = 0, bytes_received = 0;
+  double analytic_bytes_sent = 0;
+  // Sizes and scalars (token counts, divergence): real traffic, not in the formulas.
+  uint64_t control_bytes_sent = 0, control_bytes_received = 0;
+
+  double compress_seconds = 0;    // selection + packing + residual update (wall)
+  double decompress_seconds = 0;  // scatter-add of the N received S_m into G (wall)
+  double comm_seconds = 0;        // wall time inside collectives, waiting included
+  // Modeled time of this step's collectives on the configured network, and on each preset
+  // of network_preset_names() so logs can be re-plotted for any of them.
+  std::string network;  // the configured network's name ("custom" when not a preset)
+  double modeled_comm_seconds = 0;
+  std::array<double, kNetworkPresetCount> modeled_comm_seconds_preset{};
+
+  bool averaged = false;
+  double divergence = -1;        // mean_n ||theta_n - mean_m theta_m||_2 before averaging
+  double divergence_after = -1;  // 0 after averaging (the copies are then bit-identical)
+
+  // Adds the fields to the object j, named as in docs/LOG_FORMAT.md where it has them:
+  // "rho", "pairs" (= k_selected), "comm_s", "bytes_sent", "modeled_comm_s" (an object
+  // {"1gbe": s, "10gbe": s, "ib100": s, and "custom": s for a custom network}), ...
+  void to_json(nlohmann::json& j) const;
+};
+
+}  // namespace sl

@@ -1,0 +1,52 @@
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "distributed/error_feedback.h"
+#include "distributed/sparse_pair.h"
+
+namespace sl {
+
+// How tau_n is found (see top_k_compressor.cpp for the passes).
+//  exact:   the k-th largest |A_n| exactly (a radix-style histogram of the |A| bit patterns
+//           narrows it to one bucket, nth_element finishes inside that bucket). Gives the
+//           same tau as nth_element on all of |A_n|, without copying A_n.
+//  sampled: as Marian did: an evenly strided sample of m = min(sample_size, P) values,
+//           A_n[j * P / m] for j = 0..m-1, and tau_n = the exact k_m-th largest |value| of
+//           the sample with k_m = keep_count(m, rho_t) (nth_element). With P <= sample_size
+//           it is exact. Marian sorted the sample on the GPU; the quantile is the same.
+enum class ThresholdMode { Exact, Sampled };
+
+struct CompressResult {
+  float tau = 0;            // tau_n: |A_n[i]| >= tau_n is sent
+  size_t k_target = 0;      // keep_count(P, rho_t)
+  size_t k_selected = 0;    // pairs in S_n (>= k_target for exact: ties are all sent)
+};
+
+// Gradient dropping with error feedback, one object per node:
+//   A_n = g_n + E_n;  tau_n from |A_n|;  S_n = {(i, A_n[i]) : |A_n[i]| >= tau_n} in
+//   increasing i;  E_n = A_n - S_n (A_n where not sent, 0 where sent).
+// Selection, packing into pairs and the residual update share the passes over the buffer:
+// two passes (exact) or one pass plus the sample (sampled).
+class TopKCompressor {
+ public:
+  explicit TopKCompressor(ThresholdMode mode, size_t sample_size = 100000);
+  CompressResult compress(const float* g, ErrorFeedback& E, double rho_t,
+                          std::vector<SparsePair>& S);
+  ThresholdMode mode() const { return mode_; }
+  size_t sample_size() const { return sample_size_; }
+
+ private:
+  CompressResult compress_exact(const float* g, float* E, size_t P, size_t k,
+                                std::vector<SparsePair>& S);
+  CompressResult compress_sampled(const float* g, float* E, size_t P, size_t k_of_P,
+                                  double rho_t, std::vector<SparsePair>& S);
+
+  ThresholdMode mode_;
+  size_t sample_size_;
+  std::vector<uint32_t> hist_, keys_;
+  std::vector<SparsePair> candidates_, merged_;
+};
+
+}  // namespace sl

@@ -1,0 +1,99 @@
+#include "experiment/experiment_runner.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <thread>
+
+#include "common/input_error.h"
+#include "data/parallel_corpus.h"
+#include "distributed/simulated_cluster.h"
+#include "tensor/device.h"
+#include "train/node_trainer.h"
+#include "train/stop_signal.h"
+
+namespace sl {
+
+namespace {
+
+std::vector<TokenPair> encode_first(const ParallelCorpus& c, const SentencePieceVocab& v,
+                                    int64_t limit, std::vector<std::string>* refs) {
+  ParallelCorpus part = c;
+  if (limit > 0 && static_cast<size_t>(limit) < part.size()) {
+    part.source.resize(static_cast<size_t>(limit));
+    part.target.resize(static_cast<size_t>(limit));
+  }
+  if (refs) *refs = part.target;
+  return encode_corpus(part, v);
+}
+
+// Ranks sharing this host's cores, from the launcher's environment (MPICH's hydra, Open MPI,
+// Slurm); without one, assume all ranks are here (mpiexec -n 4 on one machine).
+int ranks_on_this_host(int world) {
+  for (const char* v : {"MPI_LOCALNRANKS", "OMPI_COMM_WORLD_LOCAL_SIZE", "SLURM_NTASKS_PER_NODE"})
+    if (const char* s = std::getenv(v))
+      if (int n = std::atoi(s); n > 0) return n;
+  return world;
+}
+
+}  // namespace
+
+LoadedData load_training_data(const DataConfig& d, Communicator* comm) {
+  const std::string prefix = d.corpus + "/";
+  ParallelCorpus train = ParallelCorpus::read_split(prefix + "train", d.src, d.tgt);
+  ParallelCorpus dev = ParallelCorpus::read_split(prefix + "dev", d.src, d.tgt);
+  ParallelCorpus test = ParallelCorpus::read_split(prefix + "test", d.src, d.tgt);
+  if (d.train_sentences > 0 && static_cast<size_t>(d.train_sentences) < train.size()) {
+    train.source.resize(static_cast<size_t>(d.train_sentences));
+    train.target.resize(static_cast<size_t>(d.train_sentences));
+  }
+  LoadedData out;
+  // With MPI, one rank trains the SentencePiece model; the others then load the cached file.
+  const bool first = !comm || comm->rank() == 0;
+  if (first) out.vocab = std::make_unique<SentencePieceVocab>(SentencePieceVocab::load_or_train(train, d.spm, d.spm_dir));
+  if (comm) comm->barrier();
+  if (!first) out.vocab = std::make_unique<SentencePieceVocab>(SentencePieceVocab::load_or_train(train, d.spm, d.spm_dir));
+  out.data.vocab = out.vocab.get();
+  out.data.train = encode_corpus(train, *out.vocab);
+  out.data.dev = encode_first(dev, *out.vocab, d.dev_sentences, &out.data.dev_refs);
+  out.data.test = encode_first(test, *out.vocab, d.test_sentences, &out.data.test_refs);
+  return out;
+}
+
+void configure_threads(const ClusterConfig& c, int nodes_on_this_host) {
+  int threads = c.blas_threads;
+  if (threads == 0) {
+    const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    threads = std::max(1, cores / std::max(1, nodes_on_this_host));
+  }
+  set_blas_threads(threads);
+}
+
+NodeOutcome run_experiment_sim(ExperimentConfig& e) {
+  if (e.cluster.backend != "sim")
+    throw InputError(e.file + ":/cluster/backend", "expected \"sim\" for an in-process run (use mpiexec for \"mpi\")");
+  LoadedData loaded = load_training_data(e.data, nullptr);
+  e.job.data = &loaded.data;
+  e.job.stop_requested = &install_stop_signal_handlers();
+  configure_threads(e.cluster, e.cluster.nodes);
+  NodeOutcome outcome;
+  SimulatedCluster::run(e.cluster.nodes, [&](Communicator& comm) {
+    // Thread-local BLAS settings follow the process setting in OpenBLAS; set once above.
+    NodeOutcome o = run_training_node(e.job, comm);
+    if (comm.rank() == 0) outcome = o;
+  });
+  return outcome;
+}
+
+NodeOutcome run_experiment_on(ExperimentConfig& e, Communicator& comm) {
+  if (comm.size() != e.cluster.nodes)
+    throw InputError(e.file + ":/cluster/nodes",
+                     "config asks for " + std::to_string(e.cluster.nodes) + " nodes but the MPI job has " +
+                         std::to_string(comm.size()) + " ranks (mpiexec -n " + std::to_string(e.cluster.nodes) + ")");
+  LoadedData loaded = load_training_data(e.data, &comm);
+  e.job.data = &loaded.data;
+  e.job.stop_requested = &install_stop_signal_handlers();
+  configure_threads(e.cluster, ranks_on_this_host(comm.size()));
+  return run_training_node(e.job, comm);
+}
+
+}  // namespace sl

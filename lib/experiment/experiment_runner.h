@@ -1,0 +1,27 @@
+#pragma once
+#include <string>
+
+#include "distributed/communicator.h"
+#include "experiment/experiment_config.h"
+
+namespace sl {
+
+// Loads the corpus and the SentencePiece model (training it once if needed), then trains on
+// the configured cluster: cluster.backend "sim" runs N nodes as threads here; "mpi" runs this
+// process as one rank of `comm` (which must have cluster.nodes ranks).
+// Returns the run's outcome as rank 0 saw it.
+NodeOutcome run_experiment_sim(ExperimentConfig& e);
+NodeOutcome run_experiment_on(ExperimentConfig& e, Communicator& comm);
+
+// The encoded corpus (train/dev/test) with its vocabulary. `comm` may be null (one process);
+// with MPI, rank 0 trains the SentencePiece model and the others wait for it.
+struct LoadedData {
+  std::unique_ptr<SentencePieceVocab> vocab;
+  TrainingData data;
+};
+LoadedData load_training_data(const DataConfig& d, Communicator* comm);
+
+// BLAS threads per node: 1 when several nodes share this machine's cores.
+void configure_threads(const ClusterConfig& c, int nodes_on_this_host);
+
+}  // namespace sl

@@ -1,0 +1,110 @@
+#include "models/layers.h"
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "autograd/ops.h"
+
+namespace sl {
+
+Var ParameterVars::operator[](int index) {
+  if (index < 0 || index >= static_cast<int>(vars_.size()))
+    throw std::logic_error("ParameterVars: parameter index " + std::to_string(index) +
+                           " was never declared");
+  Var& v = vars_[static_cast<size_t>(index)];
+  if (!v.defined()) v = g_.param(arena_, index);
+  return v;
+}
+
+Linear declare_linear(InitializationPlan& plan, ParameterArena& arena, const std::string& name,
+                      int in, int out, bool bias) {
+  Linear l;
+  l.w = plan.declare(arena, name + "/w", Shape{in, out}, ParamInit::GlorotUniform);
+  if (bias) l.b = plan.declare(arena, name + "/b", Shape{out}, ParamInit::Zeros);
+  return l;
+}
+
+Var apply_linear(ParameterVars& p, const Linear& l, const Var& x) {
+  Var y = ops::matmul(x, p[l.w]);
+  return l.b >= 0 ? ops::add(y, p[l.b]) : y;
+}
+
+LayerNormParams declare_layer_norm(InitializationPlan& plan, ParameterArena& arena,
+                                   const std::string& name, int dim) {
+  LayerNormParams n;
+  n.gamma = plan.declare(arena, name + "/gamma", Shape{dim}, ParamInit::Ones);
+  n.beta = plan.declare(arena, name + "/beta", Shape{dim}, ParamInit::Zeros);
+  return n;
+}
+
+Var apply_layer_norm(ParameterVars& p, const LayerNormParams& n, const Var& x) {
+  return ops::layer_norm(x, p[n.gamma], p[n.beta]);
+}
+
+Tensor sinusoidal_positions(Device& dev, int start, int length, int dim) {
+  std::vector<float> v(static_cast<size_t>(length) * static_cast<size_t>(dim));
+  for (int t = 0; t < length; ++t) {
+    const double pos = start + t;
+    for (int i = 0; i < dim; ++i) {
+      const double angle = pos / std::pow(10000.0, static_cast<double>(i - i % 2) / dim);
+      v[static_cast<size_t>(t) * dim + i] =
+          static_cast<float>(i % 2 ? std::cos(angle) : std::sin(angle));
+    }
+  }
+  return Tensor::from_host(dev, Shape{length, dim}, v);
+}
+
+Tensor filled_ids(Device& dev, const Shape& shape, int32_t value) {
+  return Tensor::from_host_ids(dev, shape,
+                               std::vector<int32_t>(static_cast<size_t>(shape.numel()), value));
+}
+
+Var repeat_rows(const Var& x, int copies) {
+  const Shape& s = x.shape();
+  if (s.rank() != 2) throw std::invalid_argument("repeat_rows: expected [B, D], got " + s.str());
+  const int B = static_cast<int>(s[0]);
+  std::vector<int32_t> ids(static_cast<size_t>(B) * copies);
+  for (int b = 0; b < B; ++b)
+    for (int c = 0; c < copies; ++c) ids[static_cast<size_t>(b) * copies + c] = b;
+  return ops::embedding(x, Tensor::from_host_ids(x.graph().device(), Shape{B, copies}, ids));
+}
+
+Tensor select_rows(const Tensor& t, const std::vector<int32_t>& rows) {
+  const Shape& s = t.shape();
+  if (s.rank() < 1) throw std::invalid_argument("select_rows: scalar tensor");
+  const int64_t n = s[0];
+  for (int32_t r : rows)
+    if (r < 0 || r >= n)
+      throw std::out_of_range("select_rows: row " + std::to_string(r) + " of " + s.str());
+  std::vector<int64_t> dims = s.dims();
+  dims[0] = static_cast<int64_t>(rows.size());
+  const int64_t width = n == 0 ? 0 : t.numel() / n;
+  Device& dev = t.device();
+  if (t.dtype() == DType::I32) {
+    std::vector<int32_t> src = t.to_host_ids(), dst;
+    dst.reserve(rows.size() * static_cast<size_t>(width));
+    for (int32_t r : rows)
+      dst.insert(dst.end(), src.begin() + r * width, src.begin() + (r + 1) * width);
+    return Tensor::from_host_ids(dev, Shape(dims), dst);
+  }
+  Tensor y = Tensor::empty(dev, Shape(dims));
+  if (!rows.empty() && width > 0) {
+    Tensor ids = Tensor::from_host_ids(dev, Shape{static_cast<int64_t>(rows.size())}, rows);
+    dev.embedding(static_cast<int>(rows.size()), static_cast<int>(width), t.f32(), ids.i32(),
+                  y.f32());
+  }
+  return y;
+}
+
+std::vector<int32_t> host_lengths(const Tensor& lengths, int max_len) {
+  std::vector<int32_t> h = lengths.to_host_ids();
+  for (size_t i = 0; i < h.size(); ++i)
+    if (h[i] < 1 || h[i] > max_len)
+      throw std::invalid_argument("sentence " + std::to_string(i) + " has length " +
+                                  std::to_string(h[i]) + ", expected 1.." +
+                                  std::to_string(max_len));
+  return h;
+}
+
+}  // namespace sl

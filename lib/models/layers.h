@@ -1,0 +1,58 @@
+#pragma once
+#include <string>
+#include <vector>
+
+#include "autograd/graph.h"
+#include "models/parameter_init.h"
+
+// Building blocks shared by the Transformer and the RNN.
+namespace sl {
+
+// The parameter Vars of one graph, created on first use, so a parameter used at every time
+// step is one tape node, not one per step.
+class ParameterVars {
+ public:
+  ParameterVars(Graph& g, const ParameterArena& arena)
+      : g_(g), arena_(arena), vars_(static_cast<size_t>(arena.count())) {}
+  Var operator[](int index);
+  Graph& graph() const { return g_; }
+
+ private:
+  Graph& g_;
+  const ParameterArena& arena_;
+  std::vector<Var> vars_;
+};
+
+// y = x W + b with W [in, out] and b [out] (b = -1: no bias).
+struct Linear {
+  int w = -1, b = -1;
+};
+Linear declare_linear(InitializationPlan& plan, ParameterArena& arena, const std::string& name,
+                      int in, int out, bool bias = true);
+Var apply_linear(ParameterVars& p, const Linear& l, const Var& x);
+
+struct LayerNormParams {
+  int gamma = -1, beta = -1;
+};
+LayerNormParams declare_layer_norm(InitializationPlan& plan, ParameterArena& arena,
+                                   const std::string& name, int dim);
+Var apply_layer_norm(ParameterVars& p, const LayerNormParams& n, const Var& x);
+
+// Vaswani et al. sinusoidal encodings of positions [start, start + length): [length, dim],
+// PE(pos, 2i) = sin(pos / 10000^(2i/dim)), PE(pos, 2i+1) = cos(same angle).
+Tensor sinusoidal_positions(Device& dev, int start, int length, int dim);
+
+// An int32 tensor of `shape` filled with `value` (key lengths, row indices).
+Tensor filled_ids(Device& dev, const Shape& shape, int32_t value);
+
+// x [B, D] repeated along a new axis: [B, copies, D] (a broadcast with a summing backward).
+Var repeat_rows(const Var& x, int copies);
+
+// Rows `rows` of t along its first axis, in that order (duplicates allowed): the hypothesis
+// selection of beam search. Works for float32 and int32 tensors.
+Tensor select_rows(const Tensor& t, const std::vector<int32_t>& rows);
+
+// Host copy of an int32 tensor of sentence lengths, checked against [1, max_len].
+std::vector<int32_t> host_lengths(const Tensor& lengths, int max_len);
+
+}  // namespace sl

@@ -1,0 +1,63 @@
+#pragma once
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "common/config_object.h"
+
+namespace sl {
+
+enum class ModelType { Transformer, Rnn };
+
+// Which embedding matrices are one matrix (vocabularies are joint, so all may be shared).
+//   All:    source embedding = target embedding = output layer (Marian tied-embeddings-all)
+//   Output: target embedding = output layer; the source embedding is separate
+//   None:   three matrices
+enum class TiedEmbeddings { All, Output, None };
+
+struct TransformerConfig {
+  int d_model = 256;
+  int heads = 4;
+  int ff = 1024;
+  int encoder_layers = 3;
+  int decoder_layers = 3;
+  float dropout = 0.1f;            // residual (sub-layer output) and embedding dropout
+  float attention_dropout = 0.0f;  // on attention weights
+  float relu_dropout = 0.0f;       // inside the feed-forward block
+  float label_smoothing = 0.1f;
+  TiedEmbeddings tied_embeddings = TiedEmbeddings::All;
+  bool pre_norm = false;  // "post" (Marian's default) or "pre" (adds a final layer norm)
+  int max_length = 512;   // longest source or target sequence accepted
+  bool operator==(const TransformerConfig& o) const;
+};
+
+struct RnnConfig {
+  int emb_dim = 256;
+  int enc_dim = 256;  // per direction; encoder states are 2 * enc_dim wide
+  int dec_dim = 512;
+  int enc_layers = 1;    // first layer bidirectional, the others forward with residuals
+  float dropout = 0.1f;  // on embeddings and on the deep output
+  float label_smoothing = 0.0f;
+  TiedEmbeddings tied_embeddings = TiedEmbeddings::Output;
+  bool operator==(const RnnConfig& o) const;
+};
+
+struct ModelConfig {
+  ModelType type = ModelType::Transformer;
+  int vocab_size = 0;             // joint source/target vocabulary, id 0 is padding
+  TransformerConfig transformer;  // used when type == Transformer
+  RnnConfig rnn;                  // used when type == Rnn
+  bool operator==(const ModelConfig& o) const;
+};
+
+// Parses the "model" object: {"type": "transformer"|"rnn", "vocab_size": N, ...the fields of
+// the chosen type...}. Keys of the other type are rejected as unknown. Calls c.finish().
+// Throws InputError naming the JSON pointer for missing, mistyped or out-of-range values.
+ModelConfig parse_model_config(ConfigObject& c);
+
+// Every field, defaults included (for result files); parse_model_config(to_json(x)) == x.
+nlohmann::json to_json(const ModelConfig& cfg);
+
+const char* to_string(ModelType t);
+const char* to_string(TiedEmbeddings t);
+
+}  // namespace sl

@@ -1,0 +1,34 @@
+#pragma once
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tensor/parameter_arena.h"
+
+namespace sl {
+
+enum class ParamInit { GlorotUniform, Zeros, Ones };
+
+// Declares parameters in an arena and remembers how each one is initialised. The values of
+// a parameter depend only on (seed, its name), never on declaration order or on the node,
+// so every node of a run starts from the same parameters.
+class InitializationPlan {
+ public:
+  int declare(ParameterArena& arena, const std::string& name, const Shape& shape, ParamInit init);
+  // Fills every declared parameter (the arena must be allocated).
+  void initialize(ParameterArena& arena, uint64_t seed) const;
+  bool empty() const { return entries_.empty(); }
+
+ private:
+  std::vector<std::pair<int, ParamInit>> entries_;
+};
+
+// Glorot/Xavier uniform limit sqrt(6 / (fan_in + fan_out)) for a [fan_in, fan_out] matrix
+// (or any shape: first dim = fan_in, the rest = fan_out).
+float glorot_limit(const Shape& shape);
+
+// 64-bit FNV-1a of a parameter name: the RNG stream of that parameter.
+uint64_t name_stream(const std::string& name);
+
+}  // namespace sl

@@ -1,0 +1,161 @@
+#include "models/rnn_model.h"
+
+#include <stdexcept>
+#include <string>
+
+#include "autograd/ops.h"
+
+namespace sl {
+
+RnnModel::RnnModel(int vocab_size, const RnnConfig& cfg) : vocab_(vocab_size), cfg_(cfg) {
+  if (cfg.emb_dim < 1 || cfg.enc_dim < 1 || cfg.dec_dim < 1 || cfg.enc_layers < 1)
+    throw std::invalid_argument("RnnModel: dimensions and enc_layers must be >= 1");
+}
+
+RnnModel::Gru RnnModel::declare_gru(ParameterArena& arena, const std::string& name, int in,
+                                    int dim) {
+  return {declare_linear(plan_, arena, name + "/input", in, 3 * dim),
+          declare_linear(plan_, arena, name + "/hidden", dim, 3 * dim), dim};
+}
+
+void RnnModel::declare(ParameterArena& arena) {
+  if (!plan_.empty()) throw std::logic_error("RnnModel::declare called twice");
+  const int E = cfg_.emb_dim, H = cfg_.enc_dim, C = context_dim(), D = cfg_.dec_dim;
+  const Shape table{vocab_, E};
+  switch (cfg_.tied_embeddings) {
+    case TiedEmbeddings::All:
+      src_embedding_ = plan_.declare(arena, "embeddings/shared", table, ParamInit::GlorotUniform);
+      tgt_embedding_ = output_w_ = src_embedding_;
+      break;
+    case TiedEmbeddings::Output:
+      src_embedding_ = plan_.declare(arena, "embeddings/source", table, ParamInit::GlorotUniform);
+      tgt_embedding_ = plan_.declare(arena, "embeddings/target", table, ParamInit::GlorotUniform);
+      output_w_ = tgt_embedding_;
+      break;
+    case TiedEmbeddings::None:
+      src_embedding_ = plan_.declare(arena, "embeddings/source", table, ParamInit::GlorotUniform);
+      tgt_embedding_ = plan_.declare(arena, "embeddings/target", table, ParamInit::GlorotUniform);
+      output_w_ = plan_.declare(arena, "output/w", table, ParamInit::GlorotUniform);
+      break;
+  }
+  output_b_ = plan_.declare(arena, "output/b", Shape{vocab_}, ParamInit::Zeros);
+  enc_forward_ = declare_gru(arena, "encoder/forward", E, H);
+  enc_backward_ = declare_gru(arena, "encoder/backward", E, H);
+  for (int l = 1; l < cfg_.enc_layers; ++l)
+    enc_extra_.push_back(declare_gru(arena, "encoder/layer" + std::to_string(l), C, C));
+  init_ = declare_linear(plan_, arena, "decoder/init", C, D);
+  dec_gru1_ = declare_gru(arena, "decoder/gru1", E, D);
+  att_query_ = declare_linear(plan_, arena, "decoder/attention/query", D, D, false);
+  att_keys_ = declare_linear(plan_, arena, "decoder/attention/keys", C, D);
+  att_score_ = declare_linear(plan_, arena, "decoder/attention/score", D, 1, false);
+  dec_gru2_ = declare_gru(arena, "decoder/gru2", C, D);
+  deep_output_ = declare_linear(plan_, arena, "decoder/deep_output", D + C + E, E);
+}
+
+Var RnnModel::run_gru(ParameterVars& p, const Gru& gru, const Var& x,
+                      const std::vector<int32_t>& lengths, bool reverse) const {
+  Graph& g = p.graph();
+  const int B = static_cast<int>(x.shape()[0]), S = static_cast<int>(x.shape()[1]);
+  const int64_t H = gru.dim;
+  Var xw = apply_linear(p, gru.input, x);  // one product for every time step
+  Var h = g.constant(g.zeros(Shape{B, H}));
+  std::vector<Var> outputs(static_cast<size_t>(S));
+  std::vector<float> mask(static_cast<size_t>(B));
+  for (int i = 0; i < S; ++i) {
+    const int t = reverse ? S - 1 - i : i;
+    int live = 0;
+    for (int b = 0; b < B; ++b) {
+      mask[b] = t < lengths[b] ? 1.0f : 0.0f;
+      live += t < lengths[b];
+    }
+    // Rows past their length keep their state: forward rows carry their last real state,
+    // backward rows stay at the initial state until their last real token.
+    if (live > 0) {
+      Var xw_t = ops::reshape(ops::slice(xw, 1, t, 1), Shape{B, 3 * H});
+      Var h_new = ops::gru_cell(xw_t, apply_linear(p, gru.hidden, h), h);
+      h = live == B ? h_new
+                    : ops::blend_rows(Tensor::from_host(g.device(), Shape{B}, mask), h_new, h);
+    }
+    outputs[static_cast<size_t>(t)] = ops::reshape(h, Shape{B, 1, H});
+  }
+  return ops::concat(outputs, 1);
+}
+
+Var RnnModel::encoder(ParameterVars& p, const Tensor& src,
+                      const std::vector<int32_t>& lengths) const {
+  Var emb = ops::dropout(ops::embedding(p[src_embedding_], src), cfg_.dropout);
+  Var states = ops::concat({run_gru(p, enc_forward_, emb, lengths, false),
+                            run_gru(p, enc_backward_, emb, lengths, true)},
+                           2);
+  for (const Gru& gru : enc_extra_)
+    states = ops::add(states, run_gru(p, gru, states, lengths, false));
+  return states;
+}
+
+RnnModel::Memory RnnModel::memory(ParameterVars& p, const Var& states,
+                                  const Tensor& lengths) const {
+  return {states, apply_linear(p, att_keys_, states), lengths};
+}
+
+Var RnnModel::initial_state(ParameterVars& p, const Var& states,
+                            const std::vector<int32_t>& lengths) const {
+  // Mean over real positions as a product with per-sentence weights 1/len (0 on padding).
+  const int B = static_cast<int>(states.shape()[0]), S = static_cast<int>(states.shape()[1]);
+  std::vector<float> w(static_cast<size_t>(B) * S, 0.0f);
+  for (int b = 0; b < B; ++b)
+    for (int s = 0; s < lengths[b]; ++s) w[static_cast<size_t>(b) * S + s] = 1.0f / lengths[b];
+  Graph& g = p.graph();
+  Var mean = ops::bmm(g.constant(Tensor::from_host(g.device(), Shape{B, 1, S}, w)), states);
+  return ops::tanh(apply_linear(p, init_, ops::reshape(mean, Shape{B, context_dim()})));
+}
+
+Var RnnModel::attend(ParameterVars& p, const Var& query, const Memory& m) const {
+  const int64_t B = m.states.shape()[0], S = m.states.shape()[1];
+  Var q = repeat_rows(apply_linear(p, att_query_, query), static_cast<int>(S));  // [B, S, A]
+  Var scores = apply_linear(p, att_score_, ops::tanh(ops::add(m.keys, q)));      // [B, S, 1]
+  Var w = ops::attention_softmax(ops::reshape(scores, Shape{B, 1, 1, S}), m.lengths, false);
+  Var c = ops::bmm(ops::reshape(w, Shape{B, 1, S}), m.states);  // [B, 1, C]
+  return ops::reshape(c, Shape{B, context_dim()});
+}
+
+RnnModel::StepOutput RnnModel::decoder_step(ParameterVars& p, const Var& xw1, const Var& state,
+                                            const Memory& m) const {
+  Var s1 = ops::gru_cell(xw1, apply_linear(p, dec_gru1_.hidden, state), state);
+  Var c = attend(p, s1, m);
+  Var s2 =
+      ops::gru_cell(apply_linear(p, dec_gru2_.input, c), apply_linear(p, dec_gru2_.hidden, s1), s1);
+  return {s2, c};
+}
+
+Var RnnModel::output_logits(ParameterVars& p, const Var& features) const {
+  Var t = ops::dropout(ops::tanh(apply_linear(p, deep_output_, features)), cfg_.dropout);
+  return ops::add(ops::matmul(t, p[output_w_], /*trans_b=*/true), p[output_b_]);
+}
+
+Var RnnModel::encode(Graph& g, const ParameterArena& arena, const Tensor& src,
+                     const Tensor& src_lengths) const {
+  ParameterVars p(g, arena);
+  return encoder(p, src, host_lengths(src_lengths, static_cast<int>(src.shape()[1])));
+}
+
+Var RnnModel::logits(Graph& g, const ParameterArena& arena, const ModelBatch& batch) const {
+  ParameterVars p(g, arena);
+  const std::vector<int32_t> lengths = host_lengths(batch.src_lengths, batch.S);
+  Var states = encoder(p, batch.src, lengths);
+  const Memory m = memory(p, states, batch.src_lengths);
+  Var s = initial_state(p, states, lengths);
+  Var y = ops::dropout(ops::embedding(p[tgt_embedding_], batch.tgt_in), cfg_.dropout);
+  Var xw1 = apply_linear(p, dec_gru1_.input, y);  // [B, T, 3 dec_dim]
+  const int64_t B = batch.B, D = cfg_.dec_dim, C = context_dim();
+  std::vector<Var> dec_states, contexts;
+  for (int t = 0; t < batch.T; ++t) {
+    StepOutput o = decoder_step(p, ops::reshape(ops::slice(xw1, 1, t, 1), Shape{B, 3 * D}), s, m);
+    s = o.state;
+    dec_states.push_back(ops::reshape(o.state, Shape{B, 1, D}));
+    contexts.push_back(ops::reshape(o.context, Shape{B, 1, C}));
+  }
+  Var features = ops::concat({ops::concat(dec_states, 1), ops::concat(contexts, 1), y}, 2);
+  return output_logits(p, features);
+}
+
+}  // namespace sl

@@ -1,0 +1,200 @@
+#include "models/transformer_model.h"
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "autograd/ops.h"
+
+namespace sl {
+
+namespace {
+
+// [B, T, D] -> [B, heads, T, D / heads]
+Var split_heads(const Var& x, int heads) {
+  const Shape& s = x.shape();
+  return ops::permute(ops::reshape(x, Shape{s[0], s[1], heads, s[2] / heads}), {0, 2, 1, 3});
+}
+
+// [B, heads, T, Dh] -> [B, T, heads * Dh]
+Var merge_heads(const Var& x) {
+  const Shape& s = x.shape();
+  return ops::reshape(ops::permute(x, {0, 2, 1, 3}), Shape{s[0], s[2], s[1] * s[3]});
+}
+
+}  // namespace
+
+TransformerModel::TransformerModel(int vocab_size, const TransformerConfig& cfg)
+    : vocab_(vocab_size), cfg_(cfg) {
+  if (cfg.heads < 1 || cfg.d_model % cfg.heads != 0)
+    throw std::invalid_argument("TransformerModel: heads " + std::to_string(cfg.heads) +
+                                " does not divide d_model " + std::to_string(cfg.d_model));
+}
+
+TransformerModel::Attention TransformerModel::declare_attention(ParameterArena& arena,
+                                                                const std::string& name) {
+  const int D = cfg_.d_model;
+  return {declare_linear(plan_, arena, name + "/q", D, D),
+          declare_linear(plan_, arena, name + "/k", D, D),
+          declare_linear(plan_, arena, name + "/v", D, D),
+          declare_linear(plan_, arena, name + "/o", D, D)};
+}
+
+TransformerModel::FeedForward TransformerModel::declare_feed_forward(ParameterArena& arena,
+                                                                     const std::string& name) {
+  return {declare_linear(plan_, arena, name + "/in", cfg_.d_model, cfg_.ff),
+          declare_linear(plan_, arena, name + "/out", cfg_.ff, cfg_.d_model)};
+}
+
+void TransformerModel::declare(ParameterArena& arena) {
+  if (!plan_.empty()) throw std::logic_error("TransformerModel::declare called twice");
+  const int D = cfg_.d_model;
+  const Shape table{vocab_, D};
+  switch (cfg_.tied_embeddings) {
+    case TiedEmbeddings::All:
+      src_embedding_ = plan_.declare(arena, "embeddings/shared", table, ParamInit::GlorotUniform);
+      tgt_embedding_ = output_w_ = src_embedding_;
+      break;
+    case TiedEmbeddings::Output:
+      src_embedding_ = plan_.declare(arena, "embeddings/source", table, ParamInit::GlorotUniform);
+      tgt_embedding_ = plan_.declare(arena, "embeddings/target", table, ParamInit::GlorotUniform);
+      output_w_ = tgt_embedding_;
+      break;
+    case TiedEmbeddings::None:
+      src_embedding_ = plan_.declare(arena, "embeddings/source", table, ParamInit::GlorotUniform);
+      tgt_embedding_ = plan_.declare(arena, "embeddings/target", table, ParamInit::GlorotUniform);
+      output_w_ = plan_.declare(arena, "output/w", table, ParamInit::GlorotUniform);
+      break;
+  }
+  output_b_ = plan_.declare(arena, "output/b", Shape{vocab_}, ParamInit::Zeros);
+  for (int i = 0; i < cfg_.encoder_layers; ++i) {
+    const std::string n = "encoder/layer" + std::to_string(i);
+    EncoderLayer l;
+    l.self = declare_attention(arena, n + "/self_attention");
+    l.self_norm = declare_layer_norm(plan_, arena, n + "/self_attention_norm", D);
+    l.ffn = declare_feed_forward(arena, n + "/ffn");
+    l.ffn_norm = declare_layer_norm(plan_, arena, n + "/ffn_norm", D);
+    encoder_layers_.push_back(l);
+  }
+  for (int i = 0; i < cfg_.decoder_layers; ++i) {
+    const std::string n = "decoder/layer" + std::to_string(i);
+    DecoderLayer l;
+    l.self = declare_attention(arena, n + "/self_attention");
+    l.self_norm = declare_layer_norm(plan_, arena, n + "/self_attention_norm", D);
+    l.cross = declare_attention(arena, n + "/cross_attention");
+    l.cross_norm = declare_layer_norm(plan_, arena, n + "/cross_attention_norm", D);
+    l.ffn = declare_feed_forward(arena, n + "/ffn");
+    l.ffn_norm = declare_layer_norm(plan_, arena, n + "/ffn_norm", D);
+    decoder_layers_.push_back(l);
+  }
+  if (cfg_.pre_norm) {
+    encoder_norm_ = declare_layer_norm(plan_, arena, "encoder/final_norm", D);
+    decoder_norm_ = declare_layer_norm(plan_, arena, "decoder/final_norm", D);
+  }
+}
+
+Var TransformerModel::embed(ParameterVars& p, int table, const Tensor& ids,
+                            int first_position) const {
+  const int T = static_cast<int>(ids.shape()[1]);
+  if (first_position + T > cfg_.max_length)
+    throw std::invalid_argument("transformer: sequence of length " +
+                                std::to_string(first_position + T) + " exceeds max_length " +
+                                std::to_string(cfg_.max_length));
+  Graph& g = p.graph();
+  Var e = ops::scale(ops::embedding(p[table], ids), std::sqrt(static_cast<float>(cfg_.d_model)));
+  e = ops::add(e, g.constant(sinusoidal_positions(g.device(), first_position, T, cfg_.d_model)));
+  return ops::dropout(e, cfg_.dropout);
+}
+
+TransformerModel::KeyValues TransformerModel::project_kv(ParameterVars& p, const Attention& a,
+                                                         const Var& x) const {
+  return {split_heads(apply_linear(p, a.k, x), cfg_.heads),
+          split_heads(apply_linear(p, a.v, x), cfg_.heads)};
+}
+
+Var TransformerModel::attend(ParameterVars& p, const Attention& a, const Var& x,
+                             const KeyValues& kv, const Tensor& key_lengths, bool causal) const {
+  const float inv_sqrt_dh = 1.0f / std::sqrt(static_cast<float>(cfg_.d_model / cfg_.heads));
+  Var q = ops::scale(split_heads(apply_linear(p, a.q, x), cfg_.heads), inv_sqrt_dh);
+  Var w = ops::attention_softmax(ops::bmm(q, kv.k, false, true), key_lengths, causal);
+  w = ops::dropout(w, cfg_.attention_dropout);
+  return apply_linear(p, a.o, merge_heads(ops::bmm(w, kv.v)));
+}
+
+Var TransformerModel::feed_forward(ParameterVars& p, const FeedForward& f, const Var& x) const {
+  Var h = ops::dropout(ops::relu(apply_linear(p, f.in, x)), cfg_.relu_dropout);
+  return apply_linear(p, f.out, h);
+}
+
+Var TransformerModel::sublayer_input(ParameterVars& p, const LayerNormParams& n,
+                                     const Var& x) const {
+  return cfg_.pre_norm ? apply_layer_norm(p, n, x) : x;
+}
+
+Var TransformerModel::sublayer_output(ParameterVars& p, const LayerNormParams& n, const Var& x,
+                                      const Var& y) const {
+  Var r = ops::add(x, ops::dropout(y, cfg_.dropout));
+  return cfg_.pre_norm ? r : apply_layer_norm(p, n, r);
+}
+
+Var TransformerModel::encoder(ParameterVars& p, const Tensor& src,
+                              const Tensor& src_lengths) const {
+  Var x = embed(p, src_embedding_, src, 0);
+  for (const EncoderLayer& l : encoder_layers_) {
+    Var h = sublayer_input(p, l.self_norm, x);
+    x = sublayer_output(p, l.self_norm, x,
+                        attend(p, l.self, h, project_kv(p, l.self, h), src_lengths, false));
+    h = sublayer_input(p, l.ffn_norm, x);
+    x = sublayer_output(p, l.ffn_norm, x, feed_forward(p, l.ffn, h));
+  }
+  return cfg_.pre_norm ? apply_layer_norm(p, encoder_norm_, x) : x;
+}
+
+Var TransformerModel::decoder_layer(ParameterVars& p, const DecoderLayer& l, Var x,
+                                    const KeyValues& cross, const Tensor& src_lengths,
+                                    const Tensor& self_lengths, SelfCache* cache) const {
+  Graph& g = p.graph();
+  Var h = sublayer_input(p, l.self_norm, x);
+  KeyValues self = project_kv(p, l.self, h);
+  if (cache) {
+    if (cache->k.defined()) {
+      self.k = ops::concat({g.constant(cache->k), self.k}, 2);
+      self.v = ops::concat({g.constant(cache->v), self.v}, 2);
+    }
+    cache->k = self.k.value();
+    cache->v = self.v.value();
+  }
+  // With a cache the single query may see every key so far: no causal mask.
+  x = sublayer_output(p, l.self_norm, x,
+                      attend(p, l.self, h, self, self_lengths, cache == nullptr));
+  h = sublayer_input(p, l.cross_norm, x);
+  x = sublayer_output(p, l.cross_norm, x, attend(p, l.cross, h, cross, src_lengths, false));
+  h = sublayer_input(p, l.ffn_norm, x);
+  return sublayer_output(p, l.ffn_norm, x, feed_forward(p, l.ffn, h));
+}
+
+Var TransformerModel::decoder_output(ParameterVars& p, const Var& x) const {
+  Var h = cfg_.pre_norm ? apply_layer_norm(p, decoder_norm_, x) : x;
+  return ops::add(ops::matmul(h, p[output_w_], /*trans_b=*/true), p[output_b_]);
+}
+
+Var TransformerModel::encode(Graph& g, const ParameterArena& arena, const Tensor& src,
+                             const Tensor& src_lengths) const {
+  ParameterVars p(g, arena);
+  return encoder(p, src, src_lengths);
+}
+
+Var TransformerModel::logits(Graph& g, const ParameterArena& arena, const ModelBatch& batch) const {
+  ParameterVars p(g, arena);
+  Var enc = encoder(p, batch.src, batch.src_lengths);
+  // Target padding follows the real tokens, so the causal mask alone keeps real positions
+  // from seeing it; every key length is T.
+  Tensor self_lengths = filled_ids(g.device(), Shape{batch.B}, batch.T);
+  Var x = embed(p, tgt_embedding_, batch.tgt_in, 0);
+  for (const DecoderLayer& l : decoder_layers_)
+    x = decoder_layer(p, l, x, project_kv(p, l.cross, enc), batch.src_lengths, self_lengths,
+                      nullptr);
+  return decoder_output(p, x);
+}
+
+}  // namespace sl

@@ -1,0 +1,74 @@
+#pragma once
+#include "tensor/device.h"
+
+namespace sl {
+
+// CPU backend: OpenBLAS sgemm for matrix products, plain loops (auto-vectorised) for the rest.
+// Implementations are split by kind: cpu_memory_blas.cpp, cpu_elementwise.cpp,
+// cpu_rows.cpp (softmax, layer norm, cross-entropy), cpu_fused.cpp (GRU, Adam, dropout).
+class CpuDevice final : public Device {
+ public:
+  const char* name() const override { return "cpu"; }
+
+  void* alloc(size_t bytes) override;
+  void release(void* p) override;
+  void to_host(void* host_dst, const void* src, size_t bytes) override;
+  void from_host(void* dst, const void* host_src, size_t bytes) override;
+  void copy(void* dst, const void* src, size_t bytes) override;
+
+  void gemm(bool trans_a, bool trans_b, int M, int N, int K, float alpha, const float* A,
+            const float* B, float beta, float* C) override;
+  void gemm_batched(bool trans_a, bool trans_b, int M, int N, int K, float alpha, const float* A,
+                    int64_t stride_a, const float* B, int64_t stride_b, float beta, float* C,
+                    int64_t stride_c, int batch) override;
+
+  void fill(size_t n, float value, float* y) override;
+  void axpby(size_t n, float a, const float* x, float b, float* y) override;
+  void mul(size_t n, const float* x1, const float* x2, float* y, bool accumulate) override;
+  void add_bias(int rows, int cols, const float* x, const float* bias, float* y) override;
+  void sum_rows_acc(int rows, int cols, const float* x, float* y) override;
+  void mul_rows(int rows, int cols, const float* x, const float* m, float* y,
+                bool accumulate) override;
+  void unary(Unary op, size_t n, const float* x, float* y) override;
+  void unary_backward(Unary op, size_t n, const float* x, const float* y, const float* dy,
+                      float* dx) override;
+  void reduce_sum(size_t n, const float* x, float* y, bool accumulate) override;
+  void broadcast_scalar_acc(size_t n, float alpha, const float* dy, float* dx) override;
+  double sum_squares(size_t n, const float* x) override;
+
+  void copy_block(int rows, int width, const float* src, int64_t src_ld, float* dst,
+                  int64_t dst_ld, bool accumulate) override;
+  void permute4(const int dims[4], const int perm[4], const float* x, float* y,
+                bool accumulate) override;
+  void embedding(int n, int dim, const float* table, const int32_t* ids, float* y) override;
+  void embedding_backward(int n, int dim, const float* dy, const int32_t* ids,
+                          float* dtable) override;
+
+  void softmax(int rows, int cols, const float* x, float* y) override;
+  void softmax_backward(int rows, int cols, const float* y, const float* dy, float* dx) override;
+  void log_softmax(int rows, int cols, const float* x, float* y) override;
+  void log_softmax_backward(int rows, int cols, const float* y, const float* dy,
+                            float* dx) override;
+  void layer_norm(int rows, int cols, float eps, const float* x, const float* gamma,
+                  const float* beta, float* y, float* mean, float* rstd) override;
+  void layer_norm_backward(int rows, int cols, const float* x, const float* gamma,
+                           const float* mean, const float* rstd, const float* dy, float* dx,
+                           float* dgamma, float* dbeta) override;
+  void attention_mask(int B, int H, int Tq, int Tk, const int32_t* key_lengths, bool causal,
+                      float* scores) override;
+
+  void dropout_mask(size_t n, float p, uint64_t seed, uint64_t stream, float* mask) override;
+  void cross_entropy(int R, int V, const float* logits, const int32_t* targets, int pad_id,
+                     float smoothing, float* loss, float* probs) override;
+  void cross_entropy_backward(int R, int V, const float* probs, const int32_t* targets,
+                              int pad_id, float smoothing, const float* dloss,
+                              float* dlogits) override;
+  void gru_cell(int B, int H, const float* xw, const float* hu, const float* h_prev, float* h,
+                float* cache) override;
+  void gru_cell_backward(int B, int H, const float* h_prev, const float* cache, const float* dh,
+                         float* dxw, float* dhu, float* dh_prev) override;
+  void adam_update(size_t n, float lr_t, float b1, float b2, float eps_t, const float* g,
+                   float* m, float* v, float* p) override;
+};
+
+}  // namespace sl

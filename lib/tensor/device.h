@@ -1,0 +1,119 @@
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+namespace sl {
+
+enum class Unary { Relu, Tanh, Sigmoid };
+
+// The kernels every backend provides, on raw device pointers, row-major.
+// Conventions: "_backward" kernels and every kernel with `accumulate` ADD into their
+// outputs (gradients accumulate); all others overwrite. Sizes are element counts.
+// This is the whole contract between autograd and a backend: a new backend implements
+// this class and every op and model runs on it (tests compare backends op by op).
+class Device {
+ public:
+  virtual ~Device() = default;
+  virtual const char* name() const = 0;
+  virtual bool is_cuda() const { return false; }
+
+  // ---- memory
+  virtual void* alloc(size_t bytes) = 0;
+  virtual void release(void* p) = 0;
+  virtual void to_host(void* host_dst, const void* src, size_t bytes) = 0;
+  virtual void from_host(void* dst, const void* host_src, size_t bytes) = 0;
+  virtual void copy(void* dst, const void* src, size_t bytes) = 0;
+  virtual void synchronize() {}
+
+  // ---- BLAS: C = alpha * op(A) * op(B) + beta * C; op(A) is MxK, op(B) is KxN, C is MxN.
+  virtual void gemm(bool trans_a, bool trans_b, int M, int N, int K, float alpha, const float* A,
+                    const float* B, float beta, float* C) = 0;
+  virtual void gemm_batched(bool trans_a, bool trans_b, int M, int N, int K, float alpha,
+                            const float* A, int64_t stride_a, const float* B, int64_t stride_b,
+                            float beta, float* C, int64_t stride_c, int batch) = 0;
+
+  // ---- element-wise
+  virtual void fill(size_t n, float value, float* y) = 0;
+  virtual void axpby(size_t n, float a, const float* x, float b, float* y) = 0;  // y = a x + b y
+  virtual void mul(size_t n, const float* x1, const float* x2, float* y, bool accumulate) = 0;
+  // y[r,c] = x[r,c] + bias[c]   (x may alias y)
+  virtual void add_bias(int rows, int cols, const float* x, const float* bias, float* y) = 0;
+  // y[c] += sum_r x[r,c]
+  virtual void sum_rows_acc(int rows, int cols, const float* x, float* y) = 0;
+  // y[r,c] (+)= x[r,c] * m[r]   (per-row scale, e.g. padding masks)
+  virtual void mul_rows(int rows, int cols, const float* x, const float* m, float* y,
+                        bool accumulate) = 0;
+  virtual void unary(Unary op, size_t n, const float* x, float* y) = 0;
+  // dx += dy * f'(x), given x and y = f(x)
+  virtual void unary_backward(Unary op, size_t n, const float* x, const float* y,
+                              const float* dy, float* dx) = 0;
+  // y[0] (+)= sum_i x[i]   (y is a device scalar)
+  virtual void reduce_sum(size_t n, const float* x, float* y, bool accumulate) = 0;
+  // dx[i] += alpha * dy[0]
+  virtual void broadcast_scalar_acc(size_t n, float alpha, const float* dy, float* dx) = 0;
+  // sum of squares, returned to the host (global-norm clipping)
+  virtual double sum_squares(size_t n, const float* x) = 0;
+
+  // ---- layout
+  // dst[r * dst_ld + j] (+)= src[r * src_ld + j] for r < rows, j < width (concat/slice)
+  virtual void copy_block(int rows, int width, const float* src, int64_t src_ld, float* dst,
+                          int64_t dst_ld, bool accumulate) = 0;
+  // y = x.permute(perm) for a 4-D x of dims `dims`; y's dim i is x's dim perm[i]
+  virtual void permute4(const int dims[4], const int perm[4], const float* x, float* y,
+                        bool accumulate) = 0;
+  // y[i, :] = table[ids[i], :]
+  virtual void embedding(int n, int dim, const float* table, const int32_t* ids, float* y) = 0;
+  // dtable[ids[i], :] += dy[i, :]   (scatter-add, deterministic order)
+  virtual void embedding_backward(int n, int dim, const float* dy, const int32_t* ids,
+                                  float* dtable) = 0;
+
+  // ---- rows (last axis)
+  virtual void softmax(int rows, int cols, const float* x, float* y) = 0;
+  virtual void softmax_backward(int rows, int cols, const float* y, const float* dy,
+                                float* dx) = 0;  // dx += y * (dy - <dy, y>)
+  virtual void log_softmax(int rows, int cols, const float* x, float* y) = 0;
+  virtual void log_softmax_backward(int rows, int cols, const float* y, const float* dy,
+                                    float* dx) = 0;  // dx += dy - exp(y) * sum(dy)
+  // y = (x - mean) * rstd * gamma + beta; mean and rstd [rows] saved for backward
+  virtual void layer_norm(int rows, int cols, float eps, const float* x, const float* gamma,
+                          const float* beta, float* y, float* mean, float* rstd) = 0;
+  virtual void layer_norm_backward(int rows, int cols, const float* x, const float* gamma,
+                                   const float* mean, const float* rstd, const float* dy,
+                                   float* dx, float* dgamma, float* dbeta) = 0;
+  // scores [B, H, Tq, Tk]: key positions k >= key_lengths[b], and k > q when causal, are set
+  // to -1e9 in place (a following softmax gives them weight 0, so their gradient is 0).
+  virtual void attention_mask(int B, int H, int Tq, int Tk, const int32_t* key_lengths,
+                              bool causal, float* scores) = 0;
+
+  // ---- fused training kernels
+  // mask[i] = (u(seed, stream, i) >= p) ? 1/(1-p) : 0   with sl::counter_uniform
+  virtual void dropout_mask(size_t n, float p, uint64_t seed, uint64_t stream, float* mask) = 0;
+  // Label-smoothed cross-entropy per row: q = (1-ls) onehot(t) + ls/V;
+  // loss[r] = -sum_v q_v log softmax(logits[r])_v, and 0 for rows whose target == pad_id.
+  // probs [R, V] keeps softmax(logits) for the backward.
+  virtual void cross_entropy(int R, int V, const float* logits, const int32_t* targets,
+                             int pad_id, float smoothing, float* loss, float* probs) = 0;
+  // dlogits[r] += dloss[r] * (probs[r] - q[r]); pad rows get nothing
+  virtual void cross_entropy_backward(int R, int V, const float* probs, const int32_t* targets,
+                                      int pad_id, float smoothing, const float* dloss,
+                                      float* dlogits) = 0;
+  // GRU cell (PyTorch gate order r, z, n), inputs already projected with biases:
+  //   xw = x W + b_w [B,3H], hu = h U + b_u [B,3H]
+  //   r = sig(xw_r + hu_r), z = sig(xw_z + hu_z), n = tanh(xw_n + r * hu_n)
+  //   h = (1 - z) * n + z * h_prev ;  cache [B,4H] keeps r, z, n, hu_n for the backward
+  virtual void gru_cell(int B, int H, const float* xw, const float* hu, const float* h_prev,
+                        float* h, float* cache) = 0;
+  virtual void gru_cell_backward(int B, int H, const float* h_prev, const float* cache,
+                                 const float* dh, float* dxw, float* dhu, float* dh_prev) = 0;
+  // Adam with bias correction folded into lr_t: m = b1 m + (1-b1) g; v = b2 v + (1-b2) g^2;
+  // p -= lr_t * m / (sqrt(v) + eps_t)
+  virtual void adam_update(size_t n, float lr_t, float b1, float b2, float eps_t, const float* g,
+                           float* m, float* v, float* p) = 0;
+};
+
+// The process-wide CPU backend (OpenBLAS for GEMM, plain loops elsewhere).
+Device& cpu_device();
+// Threads OpenBLAS may use (1 per rank or simulated node when several share the cores).
+void set_blas_threads(int n);
+
+}  // namespace sl

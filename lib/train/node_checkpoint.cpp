@@ -1,0 +1,145 @@
+#include "train/node_checkpoint.h"
+
+#include <dirent.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+#include "common/atomic_file.h"
+#include "common/input_error.h"
+#include "train/checkpoint_file.h"
+
+namespace sl {
+
+namespace {
+
+std::vector<float> to_vector(const Tensor& t) { return t.to_host(); }
+
+void from_vector(const Tensor& t, const std::vector<float>& v, const std::string& path,
+                 const std::string& what) {
+  if (static_cast<int64_t>(v.size()) != t.numel())
+    throw InputError(path, what + " has " + std::to_string(v.size()) + " values, expected " +
+                               std::to_string(t.numel()));
+  t.device().from_host(t.f32(), v.data(), v.size() * sizeof(float));
+}
+
+bool exists(const std::string& p) {
+  struct stat st;
+  return ::stat(p.c_str(), &st) == 0;
+}
+
+void remove_tree(const std::string& dir) {
+  if (DIR* d = ::opendir(dir.c_str())) {
+    while (dirent* e = ::readdir(d)) {
+      if (!std::strcmp(e->d_name, ".") || !std::strcmp(e->d_name, "..")) continue;
+      ::unlink((dir + "/" + e->d_name).c_str());
+    }
+    ::closedir(d);
+  }
+  ::rmdir(dir.c_str());
+}
+
+std::string node_file(const std::string& step_dir, int rank) {
+  return step_dir + "/node-" + std::to_string(rank) + ".ckpt";
+}
+
+}  // namespace
+
+std::string model_fingerprint(const ParameterArena& arena) {
+  uint64_t h = 1469598103934665603ull;
+  auto mix = [&](const std::string& s) {
+    for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+  };
+  for (int i = 0; i < arena.count(); ++i) mix(arena.name(i) + arena.shape(i).str() + ";");
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+std::string CheckpointStore::step_dir_name(int64_t step) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "step-%08lld", static_cast<long long>(step));
+  return buf;
+}
+
+void CheckpointStore::save_node(int64_t step, int rank, int nodes, const NodeState& s) const {
+  const std::string sd = dir_ + "/" + step_dir_name(step);
+  make_dirs(sd);
+  CheckpointFile f;
+  const BatchPosition pos = s.batches->state();
+  f.meta = {{"step", step},
+            {"rank", rank},
+            {"nodes", nodes},
+            {"model_fingerprint", fingerprint_},
+            {"method", s.strategy->config().method_name()},
+            {"adam_steps", s.adam->steps()},
+            {"data_epoch", pos.epoch},
+            {"data_batch", pos.batch}};
+  f.arrays.emplace_back("params", to_vector(s.arena->values()));
+  f.arrays.emplace_back("adam_m", to_vector(s.adam->m()));
+  f.arrays.emplace_back("adam_v", to_vector(s.adam->v()));
+  if (ErrorFeedback* e = s.strategy->error_feedback())
+    f.arrays.emplace_back("residual", std::vector<float>(e->data(), e->data() + e->size()));
+  write_checkpoint_file(node_file(sd, rank), f);
+}
+
+std::string CheckpointStore::commit(int64_t step, const nlohmann::json& run_meta,
+                                    int64_t keep) const {
+  const std::string name = step_dir_name(step);
+  write_file_atomic(dir_ + "/" + name + "/run.json", run_meta.dump(2) + "\n");
+  write_file_atomic(dir_ + "/latest", name + "\n");
+  // Keep the newest `keep` committed step directories.
+  std::vector<std::string> steps;
+  if (DIR* d = ::opendir(dir_.c_str())) {
+    while (dirent* e = ::readdir(d))
+      if (!std::strncmp(e->d_name, "step-", 5)) steps.push_back(e->d_name);
+    ::closedir(d);
+  }
+  std::sort(steps.begin(), steps.end());
+  for (size_t i = 0; i + static_cast<size_t>(keep) < steps.size(); ++i)
+    if (steps[i] != name) remove_tree(dir_ + "/" + steps[i]);
+  return dir_ + "/" + name;
+}
+
+std::string CheckpointStore::latest() const {
+  const std::string p = dir_ + "/latest";
+  if (!exists(p)) return "";
+  std::string name = read_file(p);
+  while (!name.empty() && (name.back() == '\n' || name.back() == ' ')) name.pop_back();
+  const std::string sd = dir_ + "/" + name;
+  if (name.empty() || !exists(sd + "/run.json")) return "";
+  return sd;
+}
+
+nlohmann::json CheckpointStore::load_node(const std::string& step_dir, int rank, int nodes,
+                                          const NodeState& s) const {
+  const std::string path = node_file(step_dir, rank);
+  CheckpointFile f = read_checkpoint_file(path);
+  auto expect = [&](const char* key, const nlohmann::json& want) {
+    if (!f.meta.contains(key) || f.meta[key] != want)
+      throw InputError(path, std::string("checkpoint ") + key + " is " +
+                                 (f.meta.contains(key) ? f.meta[key].dump() : "missing") +
+                                 ", this run has " + want.dump());
+  };
+  expect("model_fingerprint", fingerprint_);
+  expect("nodes", nodes);
+  expect("method", s.strategy->config().method_name());
+  from_vector(s.arena->values(), f.array("params", path), path, "params");
+  from_vector(s.adam->m(), f.array("adam_m", path), path, "adam_m");
+  from_vector(s.adam->v(), f.array("adam_v", path), path, "adam_v");
+  s.adam->set_steps(f.meta.at("adam_steps").get<int64_t>());
+  if (ErrorFeedback* e = s.strategy->error_feedback()) {
+    const std::vector<float>& r = f.array("residual", path);
+    if (r.size() != e->size()) throw InputError(path, "residual has the wrong size");
+    std::copy(r.begin(), r.end(), e->data());
+  }
+  s.batches->restore({f.meta.at("data_epoch").get<uint64_t>(), f.meta.at("data_batch").get<uint64_t>()});
+  std::string run = read_file(step_dir + "/run.json");
+  return nlohmann::json::parse(run);
+}
+
+}  // namespace sl

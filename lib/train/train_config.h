@@ -1,0 +1,39 @@
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "common/config_object.h"
+#include "eval/decoding/decode_options.h"
+#include "train/adam.h"
+#include "train/lr_schedule.h"
+
+namespace sl {
+
+// The "train" section of an experiment config.
+struct TrainConfig {
+  int64_t max_steps = 1000;      // optimizer steps (each sees one batch per node)
+  int64_t max_epochs = 0;        // 0 = no limit; training stops at whichever comes first
+  LrSchedule schedule;           // lr, warmup, decay
+  AdamConfig adam;
+  double clip_norm = 1.0;        // global L2 norm of U_n; 0 = off
+  int64_t log_every = 10;        // steps between log.jsonl lines
+  int64_t checkpoint_every = 0;  // 0 = only at the end
+  int64_t keep_checkpoints = 2;  // newest kept; older ones deleted
+  std::string on_nonfinite = "skip";  // "skip" the step | "stop" with the last good checkpoint
+  double time_limit_s = 0;       // 0 = none: stop (with a checkpoint) after this much wall time
+};
+
+// The "valid" section.
+struct ValidConfig {
+  int64_t every = 0;             // steps between validations; 0 = only at the end
+  int64_t max_sentences = 500;   // dev sentences decoded for BLEU (the dev CE uses all)
+  int64_t batch_sentences = 64;  // sentences per decoding batch
+  int64_t batch_tokens = 4096;   // target tokens per batch for the dev cross-entropy
+  bool test_at_end = true;       // decode the test set with the best-BLEU parameters
+  DecodeOptions decode;          // "decode": beam_size (1 = greedy), length_alpha, ...
+};
+
+TrainConfig parse_train_config(ConfigObject& c);
+ValidConfig parse_valid_config(ConfigObject& c);
+
+}  // namespace sl

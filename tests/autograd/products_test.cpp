@@ -1,0 +1,73 @@
+// Gradient checks of matmul and bmm.
+#include "gradcheck.h"
+
+namespace sl {
+namespace {
+
+using testing::gradcheck;
+using testing::random_tensor;
+
+TEST(GradCheck, Matmul) {
+  Device& dev = cpu_device();
+  gradcheck(dev, {random_tensor(dev, {3, 4}, 1), random_tensor(dev, {4, 5}, 2)},
+            [](Graph&, const std::vector<Var>& x) { return ops::matmul(x[0], x[1]); });
+}
+
+TEST(GradCheck, MatmulTransB) {
+  Device& dev = cpu_device();
+  gradcheck(dev, {random_tensor(dev, {3, 4}, 1), random_tensor(dev, {5, 4}, 2)},
+            [](Graph&, const std::vector<Var>& x) { return ops::matmul(x[0], x[1], true); });
+}
+
+TEST(GradCheck, MatmulRank3Rows) {
+  Device& dev = cpu_device();
+  gradcheck(dev, {random_tensor(dev, {2, 3, 4}, 1), random_tensor(dev, {4, 2}, 2)},
+            [](Graph&, const std::vector<Var>& x) { return ops::matmul(x[0], x[1]); });
+}
+
+TEST(GradCheck, MatmulRejectsBadShapes) {
+  Device& dev = cpu_device();
+  Graph g(dev, false, 1);
+  Var a = g.leaf(random_tensor(dev, {3, 4}, 1)), b = g.leaf(random_tensor(dev, {3, 5}, 2));
+  EXPECT_THROW(ops::matmul(a, b), std::invalid_argument);
+}
+
+// All four transpose combinations with two batch dims.
+class BmmGrad : public ::testing::TestWithParam<std::pair<bool, bool>> {};
+
+TEST_P(BmmGrad, GradCheck) {
+  const bool ta = GetParam().first, tb = GetParam().second;
+  Device& dev = cpu_device();
+  const int M = 3, K = 4, N = 2;
+  Shape sa = ta ? Shape{2, 2, K, M} : Shape{2, 2, M, K};
+  Shape sb = tb ? Shape{2, 2, N, K} : Shape{2, 2, K, N};
+  gradcheck(dev, {random_tensor(dev, sa, 1), random_tensor(dev, sb, 2)},
+            [=](Graph&, const std::vector<Var>& x) {
+              Var y = ops::bmm(x[0], x[1], ta, tb);
+              EXPECT_EQ(y.shape(), (Shape{2, 2, M, N}));
+              return y;
+            });
+}
+
+INSTANTIATE_TEST_SUITE_P(GradCheck, BmmGrad,
+                         ::testing::Values(std::make_pair(false, false), std::make_pair(false, true),
+                                           std::make_pair(true, false), std::make_pair(true, true)));
+
+TEST(GradCheck, BmmForwardMatchesPerBatchMatmul) {
+  Device& dev = cpu_device();
+  Graph g(dev, false, 1);
+  Var a = g.leaf(random_tensor(dev, {3, 2, 4}, 1)), b = g.leaf(random_tensor(dev, {3, 5, 4}, 2));
+  std::vector<float> y = ops::bmm(a, b, false, true).value().to_host();
+  std::vector<float> ah = a.value().to_host(), bh = b.value().to_host();
+  for (int i = 0; i < 3; ++i)
+    for (int m = 0; m < 2; ++m)
+      for (int n = 0; n < 5; ++n) {
+        double s = 0;
+        for (int k = 0; k < 4; ++k) s += ah[(i * 2 + m) * 4 + k] * bh[(i * 5 + n) * 4 + k];
+        EXPECT_NEAR(y[(i * 2 + m) * 5 + n], s, 1e-5);
+      }
+  EXPECT_THROW(ops::bmm(a, b), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace sl
