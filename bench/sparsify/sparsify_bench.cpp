@@ -83,7 +83,7 @@ int main(int argc, char** argv) {
   }
   const double rho = 0.99;
   std::printf("gradient dropping rho=%.2f, single thread, median of %d\n", rho, reps);
-  std::printf("%-11s %-44s %9s %8s %9s %10s %9s\n", "P", "operation", "ms", "GB/s", "x memcpy",
+  std::printf("%-11s %-48s %9s %8s %9s %10s %9s\n", "P", "operation", "ms", "GB/s", "x memcpy",
               "pairs", "B/pair");
   for (size_t P : sizes) {
     const std::vector<float> g = gradient_like(P);
@@ -93,7 +93,7 @@ int main(int argc, char** argv) {
     std::vector<uint8_t> wire;
     const double gb = 4.0 * P / 1e9;
     auto row = [&](const char* what, double ms, double memcpy_ms, long long pairs, double bpp) {
-      std::printf("%-11zu %-44s %9.2f %8.2f %9.2f", P, what, ms, gb / (ms * 1e-3), ms / memcpy_ms);
+      std::printf("%-11zu %-48s %9.2f %8.2f %9.2f", P, what, ms, gb / (ms * 1e-3), ms / memcpy_ms);
       if (pairs >= 0) std::printf(" %10lld %9.2f", pairs, bpp);
       std::printf("\n");
     };
@@ -107,7 +107,9 @@ int main(int argc, char** argv) {
         [&] {
           for (size_t i = 0; i < P; ++i) mag[i] = std::fabs(g[i]);
         },
-        [&] { std::nth_element(mag.begin(), mag.begin() + (k - 1), mag.end(), std::greater<float>()); });
+        [&] {
+          std::nth_element(mag.begin(), mag.begin() + (k - 1), mag.end(), std::greater<float>());
+        });
     row("std::nth_element on |A| (alone)", nth_ms, memcpy_ms, -1, 0);
 
     double exact_ms = 0;
@@ -124,14 +126,15 @@ int main(int argc, char** argv) {
               encoding->encode(S, wire);
             });
         if (mode == sl::ThresholdMode::Exact && enc == sl::PairEncodingKind::Pairs32) exact_ms = ms;
-        const std::string what = std::string(mode == sl::ThresholdMode::Exact ? "exact" : "sampled") +
-                                 " top-1% + error feedback + " + encoding->name();
+        const std::string what =
+            std::string(mode == sl::ThresholdMode::Exact ? "exact" : "sampled") +
+            " top-1% + error feedback + " + encoding->name();
         row(what.c_str(), ms, memcpy_ms, static_cast<long long>(r.k_selected),
             double(wire.size()) / r.k_selected);
       }
     if (torch_ms.count(P)) {
       row("torch.topk(|x|, k) (torch_topk.py)", torch_ms[P], memcpy_ms, -1, 0);
-      std::printf("%-11zu %-44s %9.1fx\n", P, "speed-up of exact+pairs32 over torch.topk",
+      std::printf("%-11zu %-48s %9.1fx\n", P, "speed-up of exact+pairs32 over torch.topk",
                   torch_ms[P] / exact_ms);
     }
   }

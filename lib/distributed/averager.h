@@ -15,8 +15,8 @@ class Averager {
  public:
   Averager(int64_t every, bool average_moments) : every_(every), moments_(average_moments) {}
   bool due(int64_t step) const { return every_ > 0 && (step + 1) % every_ == 0; }
-  void average(CommAccounting& acct, float* params, size_t P,
-               const std::vector<float*>& moments, StepStats& stats);
+  void average(CommAccounting& acct, float* params, size_t P, const std::vector<float*>& moments,
+               StepStats& stats);
   int64_t every() const { return every_; }
   bool averages_moments() const { return moments_; }
 

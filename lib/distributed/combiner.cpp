@@ -15,7 +15,7 @@ void require_sparse(const ExchangeResult& r, const char* who) {
 class NoneCombiner : public Combiner {
  public:
   void combine(float* grad, const ExchangeResult& r, size_t P) const override {
-    if (r.G != grad) std::memcpy(grad, r.G, P * sizeof(float));
+    if (r.G != grad && P) std::memcpy(grad, r.G, P * sizeof(float));
   }
 };
 
@@ -54,10 +54,14 @@ class ErrorLocalCombiner : public Combiner {
 
 std::unique_ptr<Combiner> make_combiner(CombinerKind kind) {
   switch (kind) {
-    case CombinerKind::Sum: return std::make_unique<SumLocalCombiner>();
-    case CombinerKind::Partial: return std::make_unique<PartialLocalCombiner>();
-    case CombinerKind::Error: return std::make_unique<ErrorLocalCombiner>();
-    case CombinerKind::None: break;
+    case CombinerKind::Sum:
+      return std::make_unique<SumLocalCombiner>();
+    case CombinerKind::Partial:
+      return std::make_unique<PartialLocalCombiner>();
+    case CombinerKind::Error:
+      return std::make_unique<ErrorLocalCombiner>();
+    case CombinerKind::None:
+      break;
   }
   return std::make_unique<NoneCombiner>();
 }
@@ -72,10 +76,14 @@ CombinerKind combiner_from_name(const std::string& name) {
 
 const char* combiner_name(CombinerKind kind) {
   switch (kind) {
-    case CombinerKind::Sum: return "sum";
-    case CombinerKind::Partial: return "partial";
-    case CombinerKind::Error: return "error";
-    case CombinerKind::None: break;
+    case CombinerKind::Sum:
+      return "sum";
+    case CombinerKind::Partial:
+      return "partial";
+    case CombinerKind::Error:
+      return "error";
+    case CombinerKind::None:
+      break;
   }
   return "none";
 }

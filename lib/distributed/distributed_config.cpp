@@ -6,9 +6,12 @@ namespace sl {
 
 const char* method_name(Method m) {
   switch (m) {
-    case Method::Sparse: return "sparse";
-    case Method::FedAvg: return "fedavg";
-    case Method::Dense: break;
+    case Method::Sparse:
+      return "sparse";
+    case Method::FedAvg:
+      return "fedavg";
+    case Method::Dense:
+      break;
   }
   return "dense";
 }
@@ -24,11 +27,12 @@ RingNetworkModel parse_network(ConfigObject& c) {
       if (p == name) return RingNetworkModel::preset(name);
     throw InputError(c.where("network"),
                      "expected \"1gbe\" | \"10gbe\" | \"ib100\" or {\"bandwidth_gbps\", "
-                     "\"latency_us\"}, got \"" + name + "\"");
+                     "\"latency_us\"}, got \"" +
+                         name + "\"");
   }
   if (!raw.is_object())
-    throw InputError(c.where("network"), "expected a preset name or an object, got " +
-                                             std::string(raw.type_name()));
+    throw InputError(c.where("network"),
+                     "expected a preset name or an object, got " + std::string(raw.type_name()));
   ConfigObject n = c.object("network");
   const double bw = n.required_number("bandwidth_gbps", 1e-9);
   const double lat = n.number("latency_us", 0.0, 0.0);
@@ -38,14 +42,14 @@ RingNetworkModel parse_network(ConfigObject& c) {
 
 }  // namespace
 
-DistributedConfig DistributedConfig::parse(ConfigObject& c) {
+DistributedConfig DistributedConfig::parse(ConfigObject c) {
   DistributedConfig d;
   const std::string method = c.choice("method", "dense", {"dense", "sparse", "fedavg"});
-  d.method = method == "sparse" ? Method::Sparse
+  d.method = method == "sparse"   ? Method::Sparse
              : method == "fedavg" ? Method::FedAvg
                                   : Method::Dense;
-  d.combiner = combiner_from_name(
-      c.choice("combiner", "none", {"none", "sum", "partial", "error"}));
+  d.combiner =
+      combiner_from_name(c.choice("combiner", "none", {"none", "sum", "partial", "error"}));
   d.drop_ratio = c.number("drop_ratio", 0.99, 0.0, 1.0);
   if (d.drop_ratio >= 1.0)
     throw InputError(c.where("drop_ratio"), "expected a number in [0, 1), got 1");
@@ -56,8 +60,8 @@ DistributedConfig DistributedConfig::parse(ConfigObject& c) {
   d.drop_warmup_steps = c.integer("drop_warmup_steps", 1000, 0);
   d.average_every = c.integer("average_every", d.method == Method::Dense ? 0 : 500, 0);
   d.average_moments = c.boolean("average_moments", false);
-  d.encoding = pair_encoding_from_name(
-      c.choice("encoding", "pairs32", {"pairs32", "delta-varint"}));
+  d.encoding =
+      pair_encoding_from_name(c.choice("encoding", "pairs32", {"pairs32", "delta-varint"}));
   d.network = parse_network(c);
   c.finish();
 
@@ -65,7 +69,8 @@ DistributedConfig DistributedConfig::parse(ConfigObject& c) {
     throw InputError(c.where("combiner"),
                      std::string("combiner \"") + combiner_name(d.combiner) +
                          "\" needs method \"sparse\" (it combines the sparse global gradient "
-                         "with the local one), got method \"" + method + "\"");
+                         "with the local one), got method \"" +
+                         method + "\"");
   if (d.method == Method::FedAvg && d.average_every == 0)
     throw InputError(c.where("average_every"),
                      "method \"fedavg\" needs average_every > 0 (without averaging the nodes "
@@ -91,8 +96,7 @@ nlohmann::json DistributedConfig::to_json() const {
   j["average_moments"] = average_moments;
   j["encoding"] = pair_encoding_name(encoding);
   if (network.name == "custom")
-    j["network"] = {{"bandwidth_gbps", network.bandwidth_gbps},
-                    {"latency_us", network.latency_us}};
+    j["network"] = {{"bandwidth_gbps", network.bandwidth_gbps}, {"latency_us", network.latency_us}};
   else
     j["network"] = network.name;
   return j;

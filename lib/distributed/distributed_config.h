@@ -40,8 +40,9 @@ struct DistributedConfig {
   PairEncodingKind encoding = PairEncodingKind::Pairs32;
   RingNetworkModel network = RingNetworkModel::preset("10gbe");
 
-  // Reads and validates the object `c` points at (calls c.finish()).
-  static DistributedConfig parse(ConfigObject& c);
+  // Reads and validates the object `c` points at (calls c.finish()), e.g.
+  //   DistributedConfig::parse(root.object("distributed"))
+  static DistributedConfig parse(ConfigObject c);
   static DistributedConfig from_json(const nlohmann::json& j, const std::string& file,
                                      const std::string& pointer = "/distributed");
   // The resolved settings (every default filled in), for run logs; parse(to_json()) == *this.

@@ -22,8 +22,10 @@ std::unique_ptr<GradientExchange> make_exchange(const DistributedConfig& c, Comm
       o.encoding = c.encoding;
       return std::make_unique<SparseAllGatherExchange>(acct, P, o);
     }
-    case Method::FedAvg: return std::make_unique<LocalOnlyExchange>();
-    case Method::Dense: break;
+    case Method::FedAvg:
+      return std::make_unique<LocalOnlyExchange>();
+    case Method::Dense:
+      break;
   }
   return std::make_unique<DenseAllReduceExchange>(acct, P);
 }
@@ -48,8 +50,8 @@ int64_t DistributedStrategy::normalize_gradient(float* grad, int64_t local_token
   acct_.measure(pending_, [&] { total = acct_.comm().allreduce_sum(local_tokens); });
   acct_.model_allreduce(pending_, sizeof(int64_t));
   if (total <= 0)
-    throw std::runtime_error("normalize_gradient: the global batch has " +
-                             std::to_string(total) + " target tokens");
+    throw std::runtime_error("normalize_gradient: the global batch has " + std::to_string(total) +
+                             " target tokens");
   pending_.total_tokens = total;
   const float scale = static_cast<float>(1.0 / static_cast<double>(total));
   for (size_t i = 0; i < P_; ++i) grad[i] *= scale;
@@ -67,9 +69,8 @@ void DistributedStrategy::exchange(float* grad, int64_t step, StepStats& stats) 
   combiner_->combine(grad, r, P_);
 }
 
-void DistributedStrategy::after_update(float* params, size_t P,
-                                       const std::vector<float*>& moments, int64_t step,
-                                       StepStats& stats) {
+void DistributedStrategy::after_update(float* params, size_t P, const std::vector<float*>& moments,
+                                       int64_t step, StepStats& stats) {
   if (P != P_)
     throw std::invalid_argument("after_update: P = " + std::to_string(P) +
                                 " but the strategy was built for " + std::to_string(P_));

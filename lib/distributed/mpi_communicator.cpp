@@ -65,7 +65,7 @@ void MpiCommunicator::allreduce_sum(float* data, size_t n) {
   }
   // Reduce-scatter: slot m of recv_ holds rank m's chunk `rank_`; the own slot is a copy.
   recv_.resize(N * len);
-  std::memcpy(recv_.data() + rank_ * len, data + b, len * sizeof(float));
+  if (len) std::memcpy(recv_.data() + rank_ * len, data + b, len * sizeof(float));
   check(MPI_Alltoallv(data, sendcounts.data(), sdispls.data(), MPI_FLOAT, recv_.data(),
                       recvcounts.data(), rdispls.data(), MPI_FLOAT, comm_),
         "MPI_Alltoallv");
@@ -78,8 +78,8 @@ void MpiCommunicator::allreduce_sum(float* data, size_t n) {
     recvcounts[c] = static_cast<int>(ce - cb);
     rdispls[c] = static_cast<int>(cb);
   }
-  check(MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, data, recvcounts.data(),
-                       rdispls.data(), MPI_FLOAT, comm_),
+  check(MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, data, recvcounts.data(), rdispls.data(),
+                       MPI_FLOAT, comm_),
         "MPI_Allgatherv");
   const uint64_t bytes = allreduce_bytes_of_rank(n, N, rank_);
   counters_.bytes_sent += bytes;

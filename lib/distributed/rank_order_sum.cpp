@@ -5,6 +5,7 @@
 namespace sl {
 
 void sum_in_rank_order(const float* const* parts, int N, size_t len, float* out) {
+  if (len == 0) return;  // the pointers of an empty chunk may be null
   if (out != parts[0]) std::memcpy(out, parts[0], len * sizeof(float));
   // Rank-outer so the inner loop vectorises; per element the order is still 0, 1, ..., N-1.
   for (int m = 1; m < N; ++m) {

@@ -12,9 +12,9 @@ namespace sl {
 // its N-1 steps forwards every block once and ends when the largest one has arrived), so
 // callers pass the maximum over nodes.
 struct RingNetworkModel {
-  std::string name;          // a preset name, or "custom"
-  double bandwidth_gbps = 0; // Gbit/s, 1e9 bits per second
-  double latency_us = 0;     // per message hop
+  std::string name;           // a preset name, or "custom"
+  double bandwidth_gbps = 0;  // Gbit/s, 1e9 bits per second
+  double latency_us = 0;      // per message hop
 
   double bytes_per_second() const { return bandwidth_gbps * 1e9 / 8.0; }
   double allreduce_seconds(double bytes, int N) const;

@@ -18,10 +18,14 @@ enum class Op { AllReduce, AllGatherBytes, AllGatherFixed, Barrier };
 
 const char* op_name(Op op) {
   switch (op) {
-    case Op::AllReduce: return "allreduce_sum(float*)";
-    case Op::AllGatherBytes: return "allgather_bytes";
-    case Op::AllGatherFixed: return "scalar allreduce_sum";
-    case Op::Barrier: return "barrier";
+    case Op::AllReduce:
+      return "allreduce_sum(float*)";
+    case Op::AllGatherBytes:
+      return "allgather_bytes";
+    case Op::AllGatherFixed:
+      return "scalar allreduce_sum";
+    case Op::Barrier:
+      return "barrier";
   }
   return "?";
 }
@@ -133,14 +137,15 @@ class SimulatedCommunicator : public Communicator {
           for (int m = 0; m < N; ++m) parts[m] = static_cast<const float*>(s_.post(m).data) + b;
           scratch_.resize(len);
           sum_in_rank_order(parts.data(), N, len, scratch_.data());
-          std::memcpy(data + b, scratch_.data(), len * sizeof(float));
+          if (len) std::memcpy(data + b, scratch_.data(), len * sizeof(float));
         },
         [&] {
           for (int c = 0; c < N; ++c) {
             if (c == rank_) continue;
             const size_t cb = chunk_begin(n, N, c), ce = chunk_begin(n, N, c + 1);
-            std::memcpy(data + cb, static_cast<const float*>(s_.post(c).data) + cb,
-                        (ce - cb) * sizeof(float));
+            if (ce > cb)
+              std::memcpy(data + cb, static_cast<const float*>(s_.post(c).data) + cb,
+                          (ce - cb) * sizeof(float));
           }
         });
     const uint64_t bytes = allreduce_bytes_of_rank(n, N, rank_);
@@ -167,7 +172,9 @@ class SimulatedCommunicator : public Communicator {
     counters_.control_bytes_received += static_cast<uint64_t>(N - 1) * sizeof(uint64_t);
   }
 
-  void barrier() override { collective(Op::Barrier, nullptr, 0, [] {}); }
+  void barrier() override {
+    collective(Op::Barrier, nullptr, 0, [] {});
+  }
 
  protected:
   void allgather_fixed(const void* mine, size_t bytes, void* out) override {
@@ -186,9 +193,9 @@ class SimulatedCommunicator : public Communicator {
       const Post& p = s_.post(m);
       const bool size_must_match = op != Op::AllGatherBytes;
       if (p.op != op || (size_must_match && p.n != n))
-        throw std::logic_error("collective mismatch: node " + std::to_string(rank_) +
-                               " called " + op_name(op) + " (n=" + std::to_string(n) +
-                               "), node " + std::to_string(m) + " called " + op_name(p.op) +
+        throw std::logic_error("collective mismatch: node " + std::to_string(rank_) + " called " +
+                               op_name(op) + " (n=" + std::to_string(n) + "), node " +
+                               std::to_string(m) + " called " + op_name(p.op) +
                                " (n=" + std::to_string(p.n) + ")");
     }
   }
@@ -228,8 +235,8 @@ class SimulatedCommunicator : public Communicator {
 }  // namespace
 
 void SimulatedCluster::run(int N, const std::function<void(Communicator&)>& node_main) {
-  if (N < 1) throw std::invalid_argument("SimulatedCluster::run: N must be >= 1, got " +
-                                         std::to_string(N));
+  if (N < 1)
+    throw std::invalid_argument("SimulatedCluster::run: N must be >= 1, got " + std::to_string(N));
   SharedState state(N);
   std::vector<std::thread> threads;
   threads.reserve(N);

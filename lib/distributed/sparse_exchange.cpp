@@ -8,8 +8,7 @@
 
 namespace sl {
 
-SparseAllGatherExchange::SparseAllGatherExchange(CommAccounting& acct, size_t P,
-                                                 const Options& o)
+SparseAllGatherExchange::SparseAllGatherExchange(CommAccounting& acct, size_t P, const Options& o)
     : acct_(acct),
       P_(P),
       opt_(o),

@@ -1,6 +1,7 @@
 #include "distributed/top_k_compressor.h"
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <stdexcept>
 
@@ -15,35 +16,49 @@ namespace {
 // serialising on one counter.
 constexpr int kBucketShift = 19;
 constexpr size_t kBuckets = size_t(1) << (31 - kBucketShift);
-constexpr size_t kBlock = 16;  // elements per "is anything selected here?" check
+constexpr size_t kBlock = 16;             // elements per "is anything selected here?" check
+constexpr size_t kBracketSample = 65536;  // sample that brackets tau for the exact mode
 
-// E := g + E over [0, P), one histogram count per element.
-void compensate_and_histogram(const float* g, float* E, size_t P, uint32_t* hist) {
-  uint32_t* h0 = hist;
-  uint32_t* h1 = hist + kBuckets;
-  uint32_t* h2 = hist + 2 * kBuckets;
-  uint32_t* h3 = hist + 3 * kBuckets;
-  size_t i = 0;
-  for (; i + 4 <= P; i += 4) {
-    const float a0 = g[i] + E[i], a1 = g[i + 1] + E[i + 1];
-    const float a2 = g[i + 2] + E[i + 2], a3 = g[i + 3] + E[i + 3];
-    E[i] = a0, E[i + 1] = a1, E[i + 2] = a2, E[i + 3] = a3;
-    ++h0[abs_key(a0) >> kBucketShift];
-    ++h1[abs_key(a1) >> kBucketShift];
-    ++h2[abs_key(a2) >> kBucketShift];
-    ++h3[abs_key(a3) >> kBucketShift];
-  }
-  for (; i < P; ++i) {
-    const float a = g[i] + E[i];
-    E[i] = a;
-    ++h0[abs_key(a) >> kBucketShift];
-  }
-}
-
-// The k-th largest key's `value` (k >= 1) among keys[0..n), by nth_element.
+// The k-th largest (k >= 1) of keys, by nth_element (reorders keys).
 uint32_t kth_largest(std::vector<uint32_t>& keys, size_t k) {
   std::nth_element(keys.begin(), keys.begin() + (k - 1), keys.end(), std::greater<uint32_t>());
   return keys[k - 1];
+}
+
+// keys[j] = |A[j * P / m]| for j < m, A = g + E.
+void strided_sample(const float* g, const float* E, size_t P, size_t m,
+                    std::vector<uint32_t>& keys) {
+  keys.resize(m);
+  for (size_t j = 0; j < m; ++j) {
+    const size_t i = static_cast<size_t>((static_cast<unsigned __int128>(j) * P) / m);
+    keys[j] = abs_key(g[i] + E[i]);
+  }
+}
+
+// The one pass over the buffer. With kCompensate, E := A = g + E first (else E holds A).
+// Keys >= hi: sent at once (pair out, E[i] = 0). lo <= key < hi: candidate, E untouched.
+template <bool kCompensate>
+void partition_pass(const float* g, float* E, size_t P, uint32_t lo, uint32_t hi,
+                    std::vector<SparsePair>& S, std::vector<SparsePair>& candidates) {
+  for (size_t b = 0; b < P; b += kBlock) {
+    const size_t e = std::min(P, b + kBlock);
+    unsigned any = 0;
+    for (size_t i = b; i < e; ++i) {
+      float a = E[i];
+      if (kCompensate) a = g[i] + a, E[i] = a;
+      any |= abs_key(a) >= lo;
+    }
+    if (!any) continue;
+    for (size_t i = b; i < e; ++i) {
+      const uint32_t key = abs_key(E[i]);
+      if (key >= hi) {
+        S.push_back({static_cast<uint32_t>(i), E[i]});
+        E[i] = 0.0f;
+      } else if (key >= lo) {
+        candidates.push_back({static_cast<uint32_t>(i), E[i]});
+      }
+    }
+  }
 }
 
 }  // namespace
@@ -64,45 +79,13 @@ CompressResult TopKCompressor::compress(const float* g, ErrorFeedback& E, double
                                        : compress_sampled(g, E.data(), P, k, rho_t, S);
 }
 
-// Pass 1: A = g + E into E, histogram of the top 12 bits of |A|; the bucket that holds the
-// k-th largest is `hi`. Pass 2: everything above bucket `hi` is sent at once; bucket `hi`'s
-// values become candidates, among which nth_element finds tau exactly. The two sorted lists
-// are merged so S_n stays in increasing index order (the delta encoding needs it).
-CompressResult TopKCompressor::compress_exact(const float* g, float* E, size_t P, size_t k,
-                                              std::vector<SparsePair>& S) {
-  hist_.assign(4 * kBuckets, 0);
-  compensate_and_histogram(g, E, P, hist_.data());
-  size_t above = 0;
-  uint32_t hi = 0;
-  for (size_t b = kBuckets; b-- > 0;) {
-    const size_t c = hist_[b] + hist_[b + kBuckets] + hist_[b + 2 * kBuckets] +
-                     hist_[b + 3 * kBuckets];
-    if (above + c >= k) {
-      hi = static_cast<uint32_t>(b);
-      break;
-    }
-    above += c;
-  }
-  const uint32_t first_key_of_hi = hi << kBucketShift;
-  candidates_.clear();
-  for (size_t b = 0; b < P; b += kBlock) {
-    const size_t e = std::min(P, b + kBlock);
-    unsigned any = 0;
-    for (size_t i = b; i < e; ++i) any |= abs_key(E[i]) >= first_key_of_hi;
-    if (!any) continue;
-    for (size_t i = b; i < e; ++i) {
-      const uint32_t bucket = abs_key(E[i]) >> kBucketShift;
-      if (bucket > hi) {
-        S.push_back({static_cast<uint32_t>(i), E[i]});
-        E[i] = 0.0f;
-      } else if (bucket == hi) {
-        candidates_.push_back({static_cast<uint32_t>(i), E[i]});
-      }
-    }
-  }
+// S holds the pairs with key >= hi (all above the k-th largest), candidates those in
+// [lo, hi), and the k-th largest is the (k - |S|)-th largest candidate. Keeps the
+// candidates at or above it, zeroes their residual, and merges them into S by index.
+uint32_t TopKCompressor::finish_with_candidates(float* E, size_t k, std::vector<SparsePair>& S) {
   keys_.resize(candidates_.size());
   for (size_t j = 0; j < candidates_.size(); ++j) keys_[j] = abs_key(candidates_[j].value);
-  const uint32_t tau_key = kth_largest(keys_, k - above);
+  const uint32_t tau_key = kth_largest(keys_, k - S.size());
   size_t kept = 0;
   for (const SparsePair& c : candidates_) {
     if (abs_key(c.value) < tau_key) continue;
@@ -114,36 +97,80 @@ CompressResult TopKCompressor::compress_exact(const float* g, float* E, size_t P
   std::merge(S.begin(), S.end(), candidates_.begin(), candidates_.end(), merged_.begin(),
              [](const SparsePair& a, const SparsePair& b) { return a.index < b.index; });
   S.swap(merged_);
+  return tau_key;
+}
+
+// Exact tau without sorting the buffer. Usually one pass: a strided sample brackets the k-th
+// largest |A| between two sample quantiles [lo, hi) with a wide margin; the pass sends all
+// above hi and collects the few in between, among which nth_element finds tau. If the
+// bracket missed (or P is small), the histogram method finds it: the top 12 bits of |A| give
+// the bucket holding the k-th largest, a second pass collects that bucket as candidates.
+// Either way tau is the k-th largest |A| exactly, so the result does not depend on the path.
+CompressResult TopKCompressor::compress_exact(const float* g, float* E, size_t P, size_t k,
+                                              std::vector<SparsePair>& S) {
+  candidates_.clear();
+  bool compensated = false;
+  const size_t m = kBracketSample;
+  const double r = static_cast<double>(k) * m / P;  // expected rank of tau in the sample
+  const double margin = 4.0 * std::sqrt(r) + 16.0;
+  const double r_hi = std::floor(r - margin), r_lo = std::ceil(r + margin);
+  // Without a lower end (k near P, early in the drop-ratio warm-up) nearly everything would
+  // be a candidate; the histogram's boundary bucket is then the smaller set.
+  if (P > 4 * m && r_lo <= m) {
+    strided_sample(g, E, P, m, keys_);
+    const uint32_t hi = r_hi >= 1 ? kth_largest(keys_, static_cast<size_t>(r_hi)) + 1 : ~0u;
+    const uint32_t lo = kth_largest(keys_, static_cast<size_t>(r_lo));
+    partition_pass<true>(g, E, P, lo, hi, S, candidates_);
+    compensated = true;
+    if (S.size() < k && k <= S.size() + candidates_.size()) {
+      const uint32_t tau_key = finish_with_candidates(E, k, S);
+      return {key_value(tau_key), k, S.size()};
+    }
+    ++bracket_misses_;
+    for (const SparsePair& p : S) E[p.index] = p.value;  // undo: E holds A again
+    S.clear();
+    candidates_.clear();
+  }
+  hist_.assign(4 * kBuckets, 0);
+  uint32_t* h[4] = {hist_.data(), hist_.data() + kBuckets, hist_.data() + 2 * kBuckets,
+                    hist_.data() + 3 * kBuckets};
+  size_t i = 0;
+  for (; i + 4 <= P; i += 4)
+    for (int u = 0; u < 4; ++u) {
+      const float a = compensated ? E[i + u] : g[i + u] + E[i + u];
+      E[i + u] = a;
+      ++h[u][abs_key(a) >> kBucketShift];
+    }
+  for (; i < P; ++i) {
+    const float a = compensated ? E[i] : g[i] + E[i];
+    E[i] = a;
+    ++h[0][abs_key(a) >> kBucketShift];
+  }
+  size_t above = 0;
+  uint32_t bucket = 0;
+  for (size_t b = kBuckets; b-- > 0;) {
+    const size_t c = h[0][b] + h[1][b] + h[2][b] + h[3][b];
+    if (above + c >= k) {
+      bucket = static_cast<uint32_t>(b);
+      break;
+    }
+    above += c;
+  }
+  partition_pass<false>(nullptr, E, P, bucket << kBucketShift, (bucket + 1) << kBucketShift, S,
+                        candidates_);
+  const uint32_t tau_key = finish_with_candidates(E, k, S);
   return {key_value(tau_key), k, S.size()};
 }
 
 // The sample reads A = g + E at m strided positions; then one pass computes A, packs what
 // is at or above tau and leaves the rest in E.
-CompressResult TopKCompressor::compress_sampled(const float* g, float* E, size_t P,
-                                                size_t k_of_P, double rho_t,
-                                                std::vector<SparsePair>& S) {
+CompressResult TopKCompressor::compress_sampled(const float* g, float* E, size_t P, size_t k_of_P,
+                                                double rho_t, std::vector<SparsePair>& S) {
   const size_t m = std::min(sample_size_, P);
-  keys_.resize(m);
-  for (size_t j = 0; j < m; ++j) {
-    const size_t i = static_cast<size_t>((static_cast<unsigned __int128>(j) * P) / m);
-    keys_[j] = abs_key(g[i] + E[i]);
-  }
+  strided_sample(g, E, P, m, keys_);
   const uint32_t tau_key = kth_largest(keys_, keep_count(m, rho_t));
-  for (size_t b = 0; b < P; b += kBlock) {
-    const size_t e = std::min(P, b + kBlock);
-    unsigned any = 0;
-    for (size_t i = b; i < e; ++i) {
-      const float a = g[i] + E[i];
-      E[i] = a;
-      any |= abs_key(a) >= tau_key;
-    }
-    if (!any) continue;
-    for (size_t i = b; i < e; ++i) {
-      if (abs_key(E[i]) < tau_key) continue;
-      S.push_back({static_cast<uint32_t>(i), E[i]});
-      E[i] = 0.0f;
-    }
-  }
+  candidates_.clear();
+  partition_pass<true>(g, E, P, tau_key, tau_key, S, candidates_);
   return {key_value(tau_key), k_of_P, S.size()};
 }
 

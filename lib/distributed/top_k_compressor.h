@@ -9,9 +9,10 @@
 namespace sl {
 
 // How tau_n is found (see top_k_compressor.cpp for the passes).
-//  exact:   the k-th largest |A_n| exactly (a radix-style histogram of the |A| bit patterns
-//           narrows it to one bucket, nth_element finishes inside that bucket). Gives the
-//           same tau as nth_element on all of |A_n|, without copying A_n.
+//  exact:   the k-th largest |A_n| exactly, as nth_element on all of |A_n| would give, but
+//           without copying or sorting A_n: a strided sample brackets it, one pass sends
+//           what lies above the bracket and collects what lies inside, nth_element on those
+//           finishes (fallback when the bracket misses: a histogram of the |A| bit patterns).
 //  sampled: as Marian did: an evenly strided sample of m = min(sample_size, P) values,
 //           A_n[j * P / m] for j = 0..m-1, and tau_n = the exact k_m-th largest |value| of
 //           the sample with k_m = keep_count(m, rho_t) (nth_element). With P <= sample_size
@@ -19,16 +20,16 @@ namespace sl {
 enum class ThresholdMode { Exact, Sampled };
 
 struct CompressResult {
-  float tau = 0;            // tau_n: |A_n[i]| >= tau_n is sent
-  size_t k_target = 0;      // keep_count(P, rho_t)
-  size_t k_selected = 0;    // pairs in S_n (>= k_target for exact: ties are all sent)
+  float tau = 0;          // tau_n: |A_n[i]| >= tau_n is sent
+  size_t k_target = 0;    // keep_count(P, rho_t)
+  size_t k_selected = 0;  // pairs in S_n (>= k_target for exact: ties are all sent)
 };
 
 // Gradient dropping with error feedback, one object per node:
 //   A_n = g_n + E_n;  tau_n from |A_n|;  S_n = {(i, A_n[i]) : |A_n[i]| >= tau_n} in
 //   increasing i;  E_n = A_n - S_n (A_n where not sent, 0 where sent).
 // Selection, packing into pairs and the residual update share the passes over the buffer:
-// two passes (exact) or one pass plus the sample (sampled).
+// one pass plus a sample (a second pass only when exact's bracket misses).
 class TopKCompressor {
  public:
   explicit TopKCompressor(ThresholdMode mode, size_t sample_size = 100000);
@@ -36,15 +37,19 @@ class TopKCompressor {
                           std::vector<SparsePair>& S);
   ThresholdMode mode() const { return mode_; }
   size_t sample_size() const { return sample_size_; }
+  // Exact mode: how often the sample's bracket missed tau and the histogram pass ran.
+  size_t bracket_misses() const { return bracket_misses_; }
 
  private:
   CompressResult compress_exact(const float* g, float* E, size_t P, size_t k,
                                 std::vector<SparsePair>& S);
-  CompressResult compress_sampled(const float* g, float* E, size_t P, size_t k_of_P,
-                                  double rho_t, std::vector<SparsePair>& S);
+  uint32_t finish_with_candidates(float* E, size_t k, std::vector<SparsePair>& S);
+  CompressResult compress_sampled(const float* g, float* E, size_t P, size_t k_of_P, double rho_t,
+                                  std::vector<SparsePair>& S);
 
   ThresholdMode mode_;
   size_t sample_size_;
+  size_t bracket_misses_ = 0;
   std::vector<uint32_t> hist_, keys_;
   std::vector<SparsePair> candidates_, merged_;
 };

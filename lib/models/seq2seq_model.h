@@ -82,7 +82,8 @@ class Seq2SeqModel {
 
   // Incremental decoding. Each call builds and frees its own graph (dropout off), so the
   // memory of a long decode stays bounded; no gradients are produced.
-  // start: one state row per source sentence.
+  // start: one state row per source sentence; the state points at `arena`, which must
+  // outlive it.
   virtual std::unique_ptr<DecoderState> start(const ParameterArena& arena, const Tensor& src,
                                               const Tensor& src_lengths) const = 0;
   // Feeds the previous token of every row (BOS first) and returns log-probabilities of the

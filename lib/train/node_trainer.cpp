@@ -192,9 +192,13 @@ NodeOutcome run_training_node(const TrainingJob& job, Communicator& comm) {
   if (rank == 0 && job.resume) results->write_json("config.json", job.resolved_config);
 
   std::string stop_reason;
+  std::string ended_by = "max_steps";
   double log_loss = 0, log_tokens = 0;
   while (totals.step < job.train.max_steps) {
-    if (job.train.max_epochs > 0 && static_cast<int64_t>(batches.state().epoch) >= job.train.max_epochs) break;
+    if (job.train.max_epochs > 0 && static_cast<int64_t>(batches.state().epoch) >= job.train.max_epochs) {
+      ended_by = "max_epochs";
+      break;
+    }
     const int64_t t = totals.step;  // 0-based index of this step (PAPER.md's t)
     const uint64_t epoch = batches.state().epoch;
     Batch b = batches.next();
@@ -215,14 +219,18 @@ NodeOutcome run_training_node(const TrainingJob& job, Communicator& comm) {
     double compute_s = thread_cpu_seconds() - c0;
 
     // 2. agree on loss, non-finite values and stop requests
-    const bool stop_local = (job.stop_requested && job.stop_requested->load()) ||
-                            (job.train.time_limit_s > 0 && wall_seconds() - wall_start > job.train.time_limit_s);
-    auto flags = allgather_doubles(comm, {loss_sum, nonfinite ? 1.0 : 0.0, stop_local ? 1.0 : 0.0});
-    double step_loss = 0, any_nonfinite = 0, any_stop = 0;
+    const bool stop_local = job.stop_requested && job.stop_requested->load();
+    // Rank 0's clock decides the time budget, so every node ends at the same step.
+    const bool budget_local = rank == 0 && job.train.time_limit_s > 0 &&
+                              wall_seconds() - wall_start > job.train.time_limit_s;
+    auto flags = allgather_doubles(comm, {loss_sum, nonfinite ? 1.0 : 0.0, stop_local ? 1.0 : 0.0,
+                                          budget_local ? 1.0 : 0.0});
+    double step_loss = 0, any_nonfinite = 0, any_stop = 0, budget_spent = 0;
     for (auto& f : flags) {
       step_loss += f[0];
       any_nonfinite += f[1];
       any_stop += f[2];
+      budget_spent += f[3];
     }
     if (any_nonfinite > 0) {
       if (nonfinite) {
@@ -335,8 +343,11 @@ NodeOutcome run_training_node(const TrainingJob& job, Communicator& comm) {
     if (job.valid.every > 0 && totals.step % job.valid.every == 0) validate();
     if (job.train.checkpoint_every > 0 && totals.step % job.train.checkpoint_every == 0) save_checkpoint();
     if (any_stop > 0) {
-      stop_reason = stop_local && job.stop_requested && job.stop_requested->load() ? "stop signal" : "stop requested";
-      if (job.train.time_limit_s > 0 && wall_seconds() - wall_start > job.train.time_limit_s) stop_reason = "time limit";
+      stop_reason = "stop signal";
+      break;
+    }
+    if (budget_spent > 0) {  // the time budget ends training normally (fairseq's --stop-time-hours)
+      ended_by = "time_limit_s";
       break;
     }
   }
@@ -377,6 +388,7 @@ NodeOutcome run_training_node(const TrainingJob& job, Communicator& comm) {
   }
   if (job.train.checkpoint_every == 0 || totals.step % job.train.checkpoint_every != 0) save_checkpoint();
   outcome.complete = true;
+  test["ended_by"] = ended_by;
   write_summary("complete", "", test);
   return outcome;
 }

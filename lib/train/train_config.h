@@ -20,7 +20,7 @@ struct TrainConfig {
   int64_t checkpoint_every = 0;  // 0 = only at the end
   int64_t keep_checkpoints = 2;  // newest kept; older ones deleted
   std::string on_nonfinite = "skip";  // "skip" the step | "stop" with the last good checkpoint
-  double time_limit_s = 0;       // 0 = none: stop (with a checkpoint) after this much wall time
+  double time_limit_s = 0;       // 0 = none: end training (normally) after this much wall time
 };
 
 // The "valid" section.

@@ -19,8 +19,7 @@ struct NodeState {
 
 std::vector<NodeState> run(int N, size_t P, bool moments, int64_t step, int64_t every) {
   std::vector<NodeState> out(N);
-  nlohmann::json j = {{"method", "fedavg"}, {"average_every", every},
-                      {"average_moments", moments}};
+  nlohmann::json j = {{"method", "fedavg"}, {"average_every", every}, {"average_moments", moments}};
   const DistributedConfig cfg = DistributedConfig::from_json(j, "test");
   SimulatedCluster::run(N, [&](Communicator& c) {
     NodeState& s = out[c.rank()];

@@ -33,12 +33,12 @@ TEST(DistributedConfig, Defaults) {
 }
 
 TEST(DistributedConfig, ParsesEveryFieldAndRoundTrips) {
-  const nlohmann::json j = {{"method", "sparse"},       {"combiner", "partial"},
-                            {"drop_ratio", 0.9},        {"threshold", "sampled"},
-                            {"sample_size", 5000},      {"drop_warmup_steps", 0},
-                            {"average_every", 100},     {"average_moments", true},
-                            {"encoding", "delta-varint"},
-                            {"network", {{"bandwidth_gbps", 25}, {"latency_us", 5}}}};
+  const nlohmann::json j = {
+      {"method", "sparse"},         {"combiner", "partial"},
+      {"drop_ratio", 0.9},          {"threshold", "sampled"},
+      {"sample_size", 5000},        {"drop_warmup_steps", 0},
+      {"average_every", 100},       {"average_moments", true},
+      {"encoding", "delta-varint"}, {"network", {{"bandwidth_gbps", 25}, {"latency_us", 5}}}};
   const DistributedConfig d = DistributedConfig::from_json(j, "cfg.json");
   EXPECT_EQ(CombinerKind::Partial, d.combiner);
   EXPECT_EQ(ThresholdMode::Sampled, d.threshold);

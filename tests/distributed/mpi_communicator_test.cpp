@@ -1,9 +1,10 @@
 // Run under mpiexec: MpiCommunicator against the reference rank-order sum and against a
 // SimulatedCluster of the same size (bit-identical results and byte counters).
+#include "distributed/mpi_communicator.h"
+
 #include <cstdio>
 #include <cstring>
 
-#include "distributed/mpi_communicator.h"
 #include "distributed/rank_order_sum.h"
 #include "distributed/simulated_cluster.h"
 #include "reference_methods.h"
@@ -48,14 +49,17 @@ int run(MpiCommunicator& comm) {
     std::vector<ref::Vec> xs(N);
     for (int m = 0; m < N; ++m) xs[m] = ref::gradient_like(3, m, n);
     const std::string tag = " (n=" + std::to_string(n) + ")";
-    if (n) check(ref::mismatches(ref::rank_order_sum(xs), got.sum) == 0, "rank-order sum" + tag, rank);
+    if (n)
+      check(ref::mismatches(ref::rank_order_sum(xs), got.sum) == 0, "rank-order sum" + tag, rank);
     std::vector<Result> sim(N);
     SimulatedCluster::run(N, [&](Communicator& c) { sim[c.rank()] = exercise(c, n); });
     const Result& s = sim[rank];
-    check(n == 0 || std::memcmp(s.sum.data(), got.sum.data(), n * 4) == 0, "bit-identical to simulated" + tag, rank);
+    check(n == 0 || std::memcmp(s.sum.data(), got.sum.data(), n * 4) == 0,
+          "bit-identical to simulated" + tag, rank);
     check(s.gathered == got.gathered, "allgather_bytes" + tag, rank);
     check(s.d == got.d && s.i == got.i, "scalar allreduce" + tag, rank);
-    check(s.ctr.bytes_sent == got.ctr.bytes_sent && s.ctr.bytes_received == got.ctr.bytes_received &&
+    check(s.ctr.bytes_sent == got.ctr.bytes_sent &&
+              s.ctr.bytes_received == got.ctr.bytes_received &&
               s.ctr.control_bytes_sent == got.ctr.control_bytes_sent &&
               s.ctr.control_bytes_received == got.ctr.control_bytes_received &&
               s.ctr.collectives == got.ctr.collectives,

@@ -34,9 +34,9 @@ int main(int argc, char** argv) {
         }
         const bool same = mpi_runs == sim_runs;
         mismatched += !same;
-        report << name << " N=" << N << " mpi=" << std::hex << h_mpi << " sim=" << h_sim
-               << std::dec << (same ? " identical" : " DIFFERENT") << " loss "
-               << run.losses.front() << " -> " << run.losses.back() << "\n  params";
+        report << name << " N=" << N << " mpi=" << std::hex << h_mpi << " sim=" << h_sim << std::dec
+               << (same ? " identical" : " DIFFERENT") << " loss " << run.losses.front() << " -> "
+               << run.losses.back() << "\n  params";
         char buf[32];
         for (float x : run.params) std::snprintf(buf, sizeof buf, " %a", x), report << buf;
         report << "\n";
@@ -46,7 +46,8 @@ int main(int argc, char** argv) {
     if (comm.rank() == 0) {
       sl::write_file_atomic(argv[1], report.str());
       std::fputs(report.str().c_str(), stdout);
-      std::printf("%s\n", mismatched ? "MPI and simulated runs DIFFER" : "MPI == simulated, bit for bit");
+      std::printf("%s\n",
+                  mismatched ? "MPI and simulated runs DIFFER" : "MPI == simulated, bit for bit");
     }
     return mismatched ? 1 : 0;
   });

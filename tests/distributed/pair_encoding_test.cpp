@@ -23,7 +23,8 @@ TEST(PairEncoding, RoundTripAndExactSizes) {
     const auto S = some_pairs(P, rho);
     size_t varint_size = 0;
     int64_t prev = -1;
-    for (const SparsePair& p : S) varint_size += ref::varint_bytes(p.index - prev - 1) + 4, prev = p.index;
+    for (const SparsePair& p : S)
+      varint_size += ref::varint_bytes(p.index - prev - 1) + 4, prev = p.index;
     for (PairEncodingKind kind : {PairEncodingKind::Pairs32, PairEncodingKind::DeltaVarint}) {
       auto enc = make_pair_encoding(kind);
       std::vector<uint8_t> wire;

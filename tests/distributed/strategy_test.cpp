@@ -13,17 +13,22 @@ constexpr int kSteps = 3;
 
 DistributedConfig config(const std::string& method, const std::string& combiner, double rho,
                          const std::string& encoding = "pairs32") {
-  nlohmann::json j = {{"method", method}, {"drop_ratio", rho}, {"drop_warmup_steps", 0},
-                      {"encoding", encoding}, {"average_every", method == "fedavg" ? 1000 : 0}};
+  nlohmann::json j = {{"method", method},
+                      {"drop_ratio", rho},
+                      {"drop_warmup_steps", 0},
+                      {"encoding", encoding},
+                      {"average_every", method == "fedavg" ? 1000 : 0}};
   if (combiner != "none") j["combiner"] = combiner;
   return DistributedConfig::from_json(j, "test");
 }
 
-ref::Vec grad_of(int node, int step, size_t P) { return ref::gradient_like(11, node * 100 + step, P); }
+ref::Vec grad_of(int node, int step, size_t P) {
+  return ref::gradient_like(11, node * 100 + step, P);
+}
 
 struct ClusterRun {
-  std::vector<std::vector<ref::Vec>> U;         // [step][node]
-  std::vector<std::vector<StepStats>> stats;    // [step][node]
+  std::vector<std::vector<ref::Vec>> U;       // [step][node]
+  std::vector<std::vector<StepStats>> stats;  // [step][node]
 };
 
 ClusterRun run_cluster(int N, const DistributedConfig& cfg, size_t P) {
@@ -59,9 +64,8 @@ struct Case {
 };
 
 TEST(Strategy, EveryMethodAndCombinerMatchesTheReference) {
-  const std::vector<Case> cases = {{"dense", "none"},   {"fedavg", "none"}, {"sparse", "none"},
-                                   {"sparse", "sum"},   {"sparse", "partial"},
-                                   {"sparse", "error"}};
+  const std::vector<Case> cases = {{"dense", "none"}, {"fedavg", "none"},    {"sparse", "none"},
+                                   {"sparse", "sum"}, {"sparse", "partial"}, {"sparse", "error"}};
   const size_t P = 1001;
   for (const Case& c : cases)
     for (int N = 1; N <= 4; ++N)
@@ -74,8 +78,8 @@ TEST(Strategy, EveryMethodAndCombinerMatchesTheReference) {
           for (int t = 0; t < kSteps; ++t)
             for (int n = 0; n < N; ++n)
               ASSERT_EQ(0u, ref::mismatches(want[t][n], got.U[t][n]))
-                  << c.method << "+" << c.combiner << " N=" << N << " rho=" << rho
-                  << " enc=" << enc << " step " << t << " node " << n;
+                  << c.method << "+" << c.combiner << " N=" << N << " rho=" << rho << " enc=" << enc
+                  << " step " << t << " node " << n;
         }
       }
 }
@@ -200,12 +204,14 @@ TEST(Strategy, ModeledTimeFollowsTheRingFormulas) {
   const RingNetworkModel net = RingNetworkModel::preset("10gbe");
   EXPECT_DOUBLE_EQ(net.allreduce_seconds(4.0 * P, 4), s.modeled_comm_seconds);
   for (int p = 0; p < kNetworkPresetCount; ++p)
-    EXPECT_DOUBLE_EQ(RingNetworkModel::preset(network_preset_names()[p]).allreduce_seconds(4.0 * P, 4),
-                     s.modeled_comm_seconds_preset[p]);
+    EXPECT_DOUBLE_EQ(
+        RingNetworkModel::preset(network_preset_names()[p]).allreduce_seconds(4.0 * P, 4),
+        s.modeled_comm_seconds_preset[p]);
   const ClusterRun sp = run_cluster(4, config("sparse", "none", 0.99), P);
   int64_t max_block = 0;
   for (int n = 0; n < 4; ++n) max_block = std::max(max_block, sp.stats[0][n].encoded_bytes);
-  EXPECT_DOUBLE_EQ(net.allgather_seconds(double(max_block), 4), sp.stats[0][0].modeled_comm_seconds);
+  EXPECT_DOUBLE_EQ(net.allgather_seconds(double(max_block), 4),
+                   sp.stats[0][0].modeled_comm_seconds);
   nlohmann::json j;
   sp.stats[0][0].to_json(j);
   EXPECT_EQ(sp.stats[0][0].k_selected, j["pairs"].get<int64_t>());

@@ -63,6 +63,46 @@ TEST(TopKCompressor, ExactHandlesTiesZerosAndOneBucket) {
   }
 }
 
+// Above 4 * 65536 values the exact mode brackets tau with a sample first.
+TEST(TopKCompressor, ExactBracketedPassMatchesTheReference) {
+  const size_t P = 300000;
+  for (double rho : {0.0, 0.5, 0.9, 0.99, 0.999}) {
+    std::vector<ref::Vec> gs;
+    for (int t = 0; t < 2; ++t) gs.push_back(ref::gradient_like(6, t, P));
+    check_against_reference(gs, rho);
+  }
+  check_against_reference({ref::Vec(P, 0.0f)}, 0.99);
+  check_against_reference({ref::Vec(P, 0.5f)}, 0.99);
+  TopKCompressor c(ThresholdMode::Exact);
+  ErrorFeedback E(P);
+  std::vector<SparsePair> S;
+  const ref::Vec g = ref::gradient_like(6, 0, P);
+  c.compress(g.data(), E, 0.99, S);
+  EXPECT_EQ(0u, c.bracket_misses());
+}
+
+TEST(TopKCompressor, ExactFallsBackWhenTheSampleMissesTheLargeValues) {
+  const size_t P = 300000, m = 65536;
+  ref::Vec g(P, 1e-6f);
+  for (size_t j = 0; j < P; j += 7) g[j] = -2e-6f;
+  for (size_t j = 0; j < 3000; ++j) g[j * P / m + 1] = 1.0f + j;  // never sampled positions
+  TopKCompressor c(ThresholdMode::Exact);
+  ErrorFeedback E(P);
+  std::vector<SparsePair> S;
+  c.compress(g.data(), E, 0.99, S);
+  EXPECT_EQ(1u, c.bracket_misses());  // too much above the bracket
+  check_against_reference({g, g}, 0.99);
+  check_against_reference({g}, 0.995);
+
+  ref::Vec h(P, 1e-6f);
+  for (size_t j = 0; j < m; ++j) h[j * P / m] = 1.0f + j;  // only the sampled positions
+  TopKCompressor c2(ThresholdMode::Exact);
+  ErrorFeedback E2(P);
+  c2.compress(h.data(), E2, 0.99, S);
+  EXPECT_EQ(1u, c2.bracket_misses());  // too little inside it
+  check_against_reference({h, h}, 0.99);
+}
+
 TEST(TopKCompressor, NaNIsSentNotHiddenInTheResidual) {
   ref::Vec g = ref::gradient_like(2, 0, 500);
   g[123] = std::nanf("");

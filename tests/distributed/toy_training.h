@@ -25,8 +25,8 @@ struct Options {
 
 struct Run {
   std::vector<float> params;
-  std::vector<double> losses;        // mean token loss of this node's batch, per step
-  std::vector<float> first_update;   // U_n of step 0 (before clipping/Adam)
+  std::vector<double> losses;       // mean token loss of this node's batch, per step
+  std::vector<float> first_update;  // U_n of step 0 (before clipping/Adam)
   std::vector<StepStats> stats;
   // The run as bytes (params, losses, and the deterministic stats fields; no timings), for
   // bit-for-bit comparison between MPI and the simulated cluster.

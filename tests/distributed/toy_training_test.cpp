@@ -1,9 +1,10 @@
+#include "toy_training.h"
+
 #include <gtest/gtest.h>
 
 #include <cstring>
 
 #include "distributed/simulated_cluster.h"
-#include "toy_training.h"
 
 namespace sl {
 namespace {
@@ -21,8 +22,7 @@ TEST(ToyTraining, EveryMethodIsDeterministicAndEndsAveraged) {
     for (int n = 0; n < 4; ++n) {
       EXPECT_EQ(a[n].serialize(), b[n].serialize()) << name << " node " << n;
       // Step 24 is an averaging step (K = 5), and dense never diverges: identical copies.
-      EXPECT_EQ(0, std::memcmp(a[n].params.data(), a[0].params.data(), toy::kParams * 4))
-          << name;
+      EXPECT_EQ(0, std::memcmp(a[n].params.data(), a[0].params.data(), toy::kParams * 4)) << name;
     }
     EXPECT_LT(a[0].losses.back(), 0.8 * a[0].losses.front()) << name << " does not learn";
     if (name != "dense") {

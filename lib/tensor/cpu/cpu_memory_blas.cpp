@@ -1,28 +1,38 @@
 #include <cblas.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <new>
 
+#include "tensor/caching_allocator.h"
 #include "tensor/cpu/cpu_device.h"
 
 namespace sl {
 
-void* CpuDevice::alloc(size_t bytes) {
-  // 64-byte alignment: one cache line, full AVX-512 vectors.
-  void* p = std::aligned_alloc(64, (bytes + 63) / 64 * 64);
-  if (!p) throw std::bad_alloc();
-  return p;
+namespace {
+// 64-byte alignment: one cache line, full AVX-512 vectors. Size classes are multiples of 64.
+void* aligned_raw_alloc(size_t bytes) { return std::aligned_alloc(64, (bytes + 63) / 64 * 64); }
+
+CachingAllocator& cpu_memory() {
+  // Never destroyed: tensors held by statics may be released after it would be.
+  static CachingAllocator* cache = new CachingAllocator(aligned_raw_alloc, std::free, "CPU aligned_alloc");
+  return *cache;
 }
-void CpuDevice::release(void* p) { std::free(p); }
+}  // namespace
+
+void* CpuDevice::alloc(size_t bytes) { return cpu_memory().allocate(bytes); }
+void CpuDevice::release(void* p) { cpu_memory().release(p); }
 void CpuDevice::to_host(void* dst, const void* src, size_t bytes) { std::memcpy(dst, src, bytes); }
 void CpuDevice::from_host(void* dst, const void* src, size_t bytes) { std::memcpy(dst, src, bytes); }
 void CpuDevice::copy(void* dst, const void* src, size_t bytes) { std::memmove(dst, src, bytes); }
 
 void CpuDevice::gemm(bool ta, bool tb, int M, int N, int K, float alpha, const float* A,
                      const float* B, float beta, float* C) {
+  if (M == 0 || N == 0) return;
+  // Leading dimensions must be >= 1 even when K == 0 (then C = beta * C).
   cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, M, N,
-              K, alpha, A, ta ? M : K, B, tb ? K : N, beta, C, N);
+              K, alpha, A, std::max(1, ta ? M : K), B, std::max(1, tb ? K : N), beta, C, N);
 }
 
 void CpuDevice::gemm_batched(bool ta, bool tb, int M, int N, int K, float alpha, const float* A,

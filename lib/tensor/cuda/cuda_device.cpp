@@ -29,7 +29,7 @@ cublasOperation_t op(bool trans) { return trans ? CUBLAS_OP_T : CUBLAS_OP_N; }
 
 }  // namespace
 
-CudaDevice::CudaDevice(int ordinal) : memory_(std::make_unique<CudaCachingAllocator>()) {
+CudaDevice::CudaDevice(int ordinal) : memory_(make_cuda_caching_allocator()) {
   check_cuda(cudaSetDevice(ordinal), "cudaSetDevice");
   cudaDeviceProp prop;
   check_cuda(cudaGetDeviceProperties(&prop, ordinal), "cudaGetDeviceProperties");

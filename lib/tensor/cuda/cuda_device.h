@@ -8,7 +8,7 @@ struct cublasContext;  // cuBLAS's handle type, so this header needs no CUDA hea
 
 namespace sl {
 
-class CudaCachingAllocator;
+class CachingAllocator;
 
 // CUDA backend: cuBLAS for GEMM (cuda_device.cpp), own kernels for the rest
 // (cuda_elementwise.cu, cuda_layout.cu, cuda_reduce.cu, cuda_rows.cu), all on the legacy
@@ -104,7 +104,7 @@ class CudaDevice final : public Device {
  private:
   void scale_matrix(int M, int N, float beta, float* C);
 
-  std::unique_ptr<CudaCachingAllocator> memory_;
+  std::unique_ptr<CachingAllocator> memory_;
   cublasContext* blas_ = nullptr;
   bool tf32_ = false;
   std::string description_;
