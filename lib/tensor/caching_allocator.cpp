@@ -4,8 +4,9 @@
 
 namespace sl {
 
-CachingAllocator::CachingAllocator(RawAlloc raw_alloc, RawFree raw_free, std::string what)
-    : raw_alloc_(raw_alloc), raw_free_(raw_free), what_(std::move(what)) {}
+CachingAllocator::CachingAllocator(RawAlloc raw_alloc, RawFree raw_free, std::string what,
+                                   size_t max_cached_bytes)
+    : raw_alloc_(raw_alloc), raw_free_(raw_free), what_(std::move(what)), max_cached_(max_cached_bytes) {}
 
 CachingAllocator::~CachingAllocator() {
   for (auto& [size, blocks] : free_)
@@ -42,10 +43,15 @@ void CachingAllocator::release(void* p) {
   std::lock_guard<std::mutex> lock(mu_);
   auto it = live_.find(p);
   if (it == live_.end()) throw std::logic_error(what_ + ": release of a pointer not allocated here");
-  free_[it->second].push_back(p);
-  in_use_ -= it->second;
-  cached_ += it->second;
+  const size_t size = it->second;
+  in_use_ -= size;
   live_.erase(it);
+  if (cached_ + size > max_cached_) {
+    raw_free_(p);
+    return;
+  }
+  free_[size].push_back(p);
+  cached_ += size;
 }
 
 void CachingAllocator::empty_cache() {

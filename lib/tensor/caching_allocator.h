@@ -21,11 +21,14 @@ inline size_t cached_block_size(size_t bytes) {
 // shapes every step; fresh memory is expensive on both backends (cudaMalloc synchronises;
 // glibc maps blocks over 32 MB anew and the kernel zero-fills every page on first touch),
 // so freed blocks are kept for reuse. Thread-safe (simulated nodes are threads).
+// At most `max_cached_bytes` are kept: token-based batches change shape every step, so an
+// unbounded cache keeps a block of every size class ever used (a 4-node simulated run once
+// grew to 21 GB that way); a block released beyond the cap goes back to the system.
 class CachingAllocator {
  public:
   using RawAlloc = void* (*)(size_t bytes);  // nullptr when out of memory
   using RawFree = void (*)(void* p);
-  CachingAllocator(RawAlloc raw_alloc, RawFree raw_free, std::string what);
+  CachingAllocator(RawAlloc raw_alloc, RawFree raw_free, std::string what, size_t max_cached_bytes);
   ~CachingAllocator();
   CachingAllocator(const CachingAllocator&) = delete;
   CachingAllocator& operator=(const CachingAllocator&) = delete;
@@ -45,6 +48,7 @@ class CachingAllocator {
   RawAlloc raw_alloc_;
   RawFree raw_free_;
   std::string what_;
+  size_t max_cached_;
   mutable std::mutex mu_;
   std::unordered_map<void*, size_t> live_;                // block -> size class
   std::unordered_map<size_t, std::vector<void*>> free_;  // size class -> cached blocks

@@ -16,7 +16,8 @@ void* aligned_raw_alloc(size_t bytes) { return std::aligned_alloc(64, (bytes + 6
 
 CachingAllocator& cpu_memory() {
   // Never destroyed: tensors held by statics may be released after it would be.
-  static CachingAllocator* cache = new CachingAllocator(aligned_raw_alloc, std::free, "CPU aligned_alloc");
+  static CachingAllocator* cache = new CachingAllocator(aligned_raw_alloc, std::free, "CPU aligned_alloc",
+                                                       size_t(1) << 30);
   return *cache;
 }
 }  // namespace

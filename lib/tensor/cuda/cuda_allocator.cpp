@@ -17,7 +17,8 @@ void cuda_raw_free(void* p) { cudaFree(p); }  // at exit the runtime may be shut
 }  // namespace
 
 std::unique_ptr<CachingAllocator> make_cuda_caching_allocator() {
-  return std::make_unique<CachingAllocator>(cuda_raw_alloc, cuda_raw_free, "CUDA cudaMalloc");
+  return std::make_unique<CachingAllocator>(cuda_raw_alloc, cuda_raw_free, "CUDA cudaMalloc",
+                                            size_t(16) << 30);
 }
 
 }  // namespace sl
