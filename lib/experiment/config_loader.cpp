@@ -5,8 +5,9 @@
 
 namespace sl {
 
-nlohmann::json load_json_file(const std::string& path) {
-  const std::string text = read_file(path);
+nlohmann::json load_json_file(const std::string& path) { return parse_json_text(read_file(path), path); }
+
+nlohmann::json parse_json_text(const std::string& text, const std::string& path) {
   if (text.find_first_not_of(" \t\r\n") == std::string::npos)
     throw InputError(path, "empty file (expected a JSON object)");
   try {
@@ -28,6 +29,9 @@ nlohmann::json load_json_file(const std::string& path) {
     auto p = what.find("parse error");
     throw InputError(path + ":" + std::to_string(line) + ":" + std::to_string(col),
                      "malformed JSON (" + (p == std::string::npos ? what : what.substr(p)) + ")");
+  } catch (const nlohmann::json::out_of_range& e) {
+    // A number too large for a double (1e999): the parser gives no position.
+    throw InputError(path, std::string("malformed JSON (") + e.what() + ")");
   }
 }
 

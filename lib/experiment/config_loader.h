@@ -7,6 +7,8 @@ namespace sl {
 
 // Reads a JSON config file. Malformed JSON -> InputError("<file>:<line>:<column>", ...).
 nlohmann::json load_json_file(const std::string& path);
+// The same for text already read from `path` (which only names it in errors); the fuzzers use it.
+nlohmann::json parse_json_text(const std::string& text, const std::string& path);
 
 // Reads an experiment config: a JSON object that may name a base config with
 // "extends": "path.json" (relative to its own file). The base is read first (recursively)

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <stdexcept>
 #include <thread>
 
 #include "common/input_error.h"
@@ -78,8 +79,15 @@ NodeOutcome run_experiment_sim(ExperimentConfig& e) {
   NodeOutcome outcome;
   SimulatedCluster::run(e.cluster.nodes, [&](Communicator& comm) {
     // Thread-local BLAS settings follow the process setting in OpenBLAS; set once above.
-    NodeOutcome o = run_training_node(e.job, comm);
-    if (comm.rank() == 0) outcome = o;
+    try {
+      NodeOutcome o = run_training_node(e.job, comm);
+      if (comm.rank() == 0) outcome = o;
+    } catch (const InputError&) {
+      throw;  // names its file already, and keeps exit code 2
+    } catch (const std::exception& x) {
+      // As under MPI ("rank R: fatal: ..."), the message names the node that failed.
+      throw std::runtime_error("node " + std::to_string(comm.rank()) + ": " + x.what());
+    }
   });
   return outcome;
 }

@@ -4,8 +4,10 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <sstream>
+#include <stdexcept>
 
 #include "common/atomic_file.h"
 #include "common/counter_rng.h"
@@ -56,6 +58,24 @@ int64_t first_nonfinite(const Tensor& t) {
   return -1;
 }
 
+// Fault injection for the reliability tests (tests/reliability/), read once per run from the
+// environment; unset in normal use. SL_FAULT_NONFINITE_STEP=N writes a NaN into node 0's first
+// gradient value at step N; SL_FAULT_THROW_RANK=R (with SL_FAULT_THROW_STEP=N, default 1) makes
+// rank R throw at step N, as a crashing node would.
+struct FaultInjection {
+  int64_t nonfinite_step = -1, throw_rank = -1, throw_step = 1;
+  static FaultInjection from_env() {
+    FaultInjection f;
+    auto num = [](const char* name, int64_t& out) {
+      if (const char* v = std::getenv(name)) out = std::atoll(v);
+    };
+    num("SL_FAULT_NONFINITE_STEP", f.nonfinite_step);
+    num("SL_FAULT_THROW_RANK", f.throw_rank);
+    num("SL_FAULT_THROW_STEP", f.throw_step);
+    return f;
+  }
+};
+
 struct Progress {
   bool tty;
   void line(const std::string& s, bool final_line) const {
@@ -92,6 +112,7 @@ NodeOutcome run_training_node(const TrainingJob& job, Communicator& comm) {
   const NodeState state{&arena, &adam, strategy.get(), &batches};
   const std::string method = job.distributed.method_name();
   const Progress progress{job.progress_on_tty && rank == 0 && ::isatty(2)};
+  const FaultInjection fault = FaultInjection::from_env();
 
   RunTotals totals;
   std::vector<float> best_params;  // rank 0: parameters of the best dev BLEU so far
@@ -117,19 +138,6 @@ NodeOutcome run_training_node(const TrainingJob& job, Communicator& comm) {
   HostMirror grad_h(arena.grads()), param_h(arena.values()), m_h(adam.m()), v_h(adam.v());
   const double wall_start = wall_seconds() - totals.wall_s;
 
-  auto save_checkpoint = [&]() {
-    store.save_node(totals.step, rank, N, state);
-    comm.barrier();  // every node's file is complete before the commit names the step
-    std::string committed;
-    if (rank == 0) {
-      nlohmann::json meta = totals.to_json();
-      meta["wall_s"] = wall_seconds() - wall_start;
-      committed = store.commit(totals.step, meta, job.train.keep_checkpoints);
-    }
-    comm.barrier();
-    outcome.last_checkpoint = job.results_dir + "/checkpoints/" + CheckpointStore::step_dir_name(totals.step);
-  };
-
   auto write_summary = [&](const std::string& status, const std::string& reason,
                            const nlohmann::json& test) {
     if (rank != 0) return;
@@ -152,6 +160,22 @@ NodeOutcome run_training_node(const TrainingJob& job, Communicator& comm) {
     if (!reason.empty()) s["reason"] = reason;
     for (auto it = test.begin(); it != test.end(); ++it) s[it.key()] = it.value();
     results->write_json("summary.json", s);
+  };
+
+  auto save_checkpoint = [&]() {
+    store.save_node(totals.step, rank, N, state);
+    comm.barrier();  // every node's file is complete before the commit names the step
+    std::string committed;
+    if (rank == 0) {
+      nlohmann::json meta = totals.to_json();
+      meta["wall_s"] = wall_seconds() - wall_start;
+      committed = store.commit(totals.step, meta, job.train.keep_checkpoints);
+    }
+    comm.barrier();
+    outcome.last_checkpoint = job.results_dir + "/checkpoints/" + CheckpointStore::step_dir_name(totals.step);
+    // Replaced at the end; if the job dies (a failing rank aborts it), this is what remains.
+    write_summary("incomplete", "running (no clean end yet); continue from the last checkpoint with --resume",
+                  nlohmann::json::object());
   };
 
   auto validate = [&]() {
@@ -215,6 +239,13 @@ NodeOutcome run_training_node(const TrainingJob& job, Communicator& comm) {
       g.backward(loss);
       loss_sum = loss.value().to_host()[0];
     }
+    if (rank == 0 && t + 1 == fault.nonfinite_step) {
+      const float nan = std::nanf("");
+      dev.from_host(arena.grads().f32(), &nan, sizeof(float));
+    }
+    if (rank == fault.throw_rank && t + 1 == fault.throw_step)
+      throw std::runtime_error("injected fault (SL_FAULT_THROW_RANK=" + std::to_string(rank) +
+                               ") at step " + std::to_string(t + 1));
     const bool nonfinite = !std::isfinite(loss_sum) || !std::isfinite(dev.sum_squares(P, arena.grads().f32()));
     double compute_s = thread_cpu_seconds() - c0;
 
@@ -343,7 +374,7 @@ NodeOutcome run_training_node(const TrainingJob& job, Communicator& comm) {
     if (job.valid.every > 0 && totals.step % job.valid.every == 0) validate();
     if (job.train.checkpoint_every > 0 && totals.step % job.train.checkpoint_every == 0) save_checkpoint();
     if (any_stop > 0) {
-      stop_reason = "stop signal";
+      stop_reason = "stop signal at step " + std::to_string(totals.step);
       break;
     }
     if (budget_spent > 0) {  // the time budget ends training normally (fairseq's --stop-time-hours)

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# A NaN in node 0's gradient at step STEP (fault injection, SL_FAULT_NONFINITE_STEP):
+# on_nonfinite=skip completes the run and reports the step and parameter; on_nonfinite=stop
+# ends with summary.json "incomplete" naming the step and the last good checkpoint intact
+# (a later --resume from it completes).
+# Usage: nonfinite.sh RUN_EXPERIMENT CONFIG WORKDIR
+set -euo pipefail
+bin=$1 config=$2 work=$3
+here=$(cd "$(dirname "$0")" && pwd)
+source "$here/lib.sh"
+rm -rf "$work" && mkdir -p "$work"
+common=(--config "$config" --no-progress --set train.max_steps=20 --set train.checkpoint_every=5
+        --set train.log_every=1 --set valid.test_at_end=false)
+
+SL_FAULT_NONFINITE_STEP=7 "$bin" "${common[@]}" --set train.on_nonfinite=skip --output-dir "$work/skip" \
+  2> "$work/skip.err" || { cat "$work/skip.err"; fail "skip run failed"; }
+grep "non-finite" "$work/skip.err"
+grep -q "node 0 step 7: non-finite gradient .*first in parameter [A-Za-z]" "$work/skip.err" ||
+  fail "no report naming step 7 and a parameter"
+[ "$(json_field "$work/skip/summary.json" status)" = complete ] || fail "skip run not complete"
+[ "$(json_field "$work/skip/summary.json" skipped_steps)" = 1 ] || fail "skipped_steps != 1"
+python3 - "$work/skip/log.jsonl" <<'PY' || fail "log.jsonl has a line for the skipped step 7"
+import json, sys
+steps = [json.loads(l)["step"] for l in open(sys.argv[1])]
+assert 7 not in steps and 8 in steps, steps
+PY
+
+rc=0
+SL_FAULT_NONFINITE_STEP=12 "$bin" "${common[@]}" --set train.on_nonfinite=stop --output-dir "$work/stop" \
+  2> "$work/stop.err" || rc=$?
+cat "$work/stop.err" >&2
+echo "on_nonfinite=stop: exit code $rc"
+[ $rc -eq 0 ] || fail "exit code $rc"
+sum=$work/stop/summary.json
+[ "$(json_field "$sum" status)" = incomplete ] || fail "stop run: status $(json_field "$sum" status)"
+[[ "$(json_field "$sum" reason)" == *"step 12"* ]] || fail "reason does not name step 12: $(json_field "$sum" reason)"
+[ "$(cat "$work/stop/checkpoints/latest")" = step-00000010 ] || fail "latest is not the last good step 10"
+[[ "$(json_field "$sum" last_checkpoint)" == *step-00000010 ]] || fail "summary last_checkpoint is not step 10"
+"$bin" "${common[@]}" --output-dir "$work/stop" --resume 2> "$work/resume.err" ||
+  { cat "$work/resume.err"; fail "resume from the last good checkpoint failed"; }
+[ "$(json_field "$sum" status)" = complete ] || fail "resumed run not complete"
+echo "ok: skip reported and skipped step 7; stop kept step-00000010 and resumed from it"
