@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "../common/app_main.h"
 #include "common/atomic_file.h"
 #include "common/input_error.h"
 #include "eval/metrics/bleu.h"
@@ -148,19 +149,6 @@ int main(int argc, char** argv) {
   app.add_flag("--chrf", with_chrf, "Also report chrF2");
   app.add_flag("--json", as_json,
                "Print sacreBLEU-style JSON (an array of two objects with --chrf)");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    const int rc = app.exit(e);
-    return rc == 0 ? 0 : sl::kInputErrorExitCode;
-  }
-  try {
-    return run(ref_path, hyp_path, with_chrf, as_json);
-  } catch (const sl::InputError& e) {
-    std::cerr << "bleu: " << e.what() << "\n";
-    return sl::kInputErrorExitCode;
-  } catch (const std::exception& e) {
-    std::cerr << "bleu: " << e.what() << "\n";
-    return 1;
-  }
+  if (const int rc = sl::app::parse(app, argc, argv); rc >= 0) return rc;
+  return sl::app::run("bleu: ", "bleu: ", [&] { return run(ref_path, hyp_path, with_chrf, as_json); });
 }

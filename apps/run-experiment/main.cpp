@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "../common/app_main.h"
 #include "common/atomic_file.h"
 #include "common/input_error.h"
 #include "experiment/config_loader.h"
@@ -132,20 +133,9 @@ int main(int argc, char** argv) {
   app.add_flag("--overwrite", o.overwrite, "start again even if the results directory holds a run");
   app.add_flag("--dry-run", o.dry_run, "print the resolved config and exit");
   app.add_flag("--no-progress", o.no_progress, "no progress line on a terminal");
-  try {
-    app.parse(argc, argv);
+  const int rc = sl::app::parse(app, argc, argv, [&] {
     if (o.config.empty() && o.suite.empty()) throw CLI::RequiredError("--config or --suite");
-  } catch (const CLI::ParseError& e) {
-    const int rc = app.exit(e);
-    return rc == 0 ? 0 : sl::kInputErrorExitCode;
-  }
-  try {
-    return run(o);
-  } catch (const sl::InputError& e) {
-    std::fprintf(stderr, "run-experiment: error: %s\n", e.what());
-    return sl::kInputErrorExitCode;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "run-experiment: fatal: %s\n", e.what());
-    return 1;
-  }
+  });
+  if (rc >= 0) return rc;
+  return sl::app::run("run-experiment: error: ", "run-experiment: fatal: ", [&] { return run(o); });
 }

@@ -7,6 +7,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "../common/app_main.h"
 #include "common/atomic_file.h"
 #include "common/config_object.h"
 #include "common/input_error.h"
@@ -86,19 +87,7 @@ int main(int argc, char** argv) {
   app.add_option("--beam-size,-b", beam, "beam size (1 = greedy)")->check(CLI::Range(1, 1024))->capture_default_str();
   app.add_option("--length-alpha", alpha, "length normalisation: score / length^alpha")->capture_default_str();
   app.add_option("--batch-sentences", batch, "sentences decoded together")->check(CLI::Range(1, 4096))->capture_default_str();
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    const int rc = app.exit(e);
-    return rc == 0 ? 0 : sl::kInputErrorExitCode;
-  }
-  try {
-    return run(model, input, vocab, device, beam, alpha, batch);
-  } catch (const sl::InputError& e) {
-    std::fprintf(stderr, "translate: error: %s\n", e.what());
-    return sl::kInputErrorExitCode;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "translate: fatal: %s\n", e.what());
-    return 1;
-  }
+  if (const int rc = sl::app::parse(app, argc, argv); rc >= 0) return rc;
+  return sl::app::run("translate: error: ", "translate: fatal: ",
+                      [&] { return run(model, input, vocab, device, beam, alpha, batch); });
 }
