@@ -66,9 +66,21 @@ long long ConfigObject::integer(const std::string& key, long long def, long long
   bool integral = v->is_number_integer() ||
                   (v->is_number_float() && std::floor(v->get<double>()) == v->get<double>());
   if (!integral) fail(key, "an integer", v);
-  long long x = v->is_number_float() ? static_cast<long long>(v->get<double>()) : v->get<long long>();
-  if (x < min || x > max)
-    fail(key, "an integer in [" + std::to_string(min) + ", " + std::to_string(max) + "]", v);
+  const std::string range =
+      "an integer in [" + std::to_string(min) + ", " + std::to_string(max) + "]";
+  // Compare before converting: a float such as 1e20, or an unsigned above LLONG_MAX, has no
+  // long long value (casting it is undefined behaviour, found by the config fuzzer).
+  if (v->is_number_float()) {
+    double d = v->get<double>();
+    if (!(d >= static_cast<double>(min) && d <= static_cast<double>(max)) || std::fabs(d) >= 9.2e18)
+      fail(key, range, v);
+    return static_cast<long long>(d);
+  }
+  if (v->is_number_unsigned() &&
+      v->get<unsigned long long>() > static_cast<unsigned long long>(max))
+    fail(key, range, v);
+  long long x = v->get<long long>();
+  if (x < min || x > max) fail(key, range, v);
   return x;
 }
 

@@ -1,8 +1,7 @@
 // Replays the inputs the fuzzers once crashed on (fuzz/regressions/<target>/) and the fuzz
 // seeds through the same code as the libFuzzer targets, in the normal (and sanitizer) build.
-#include <gtest/gtest.h>
-
 #include <dirent.h>
+#include <gtest/gtest.h>
 
 #include <algorithm>
 #include <string>
@@ -43,6 +42,24 @@ TEST(FuzzRegressions, CorpusReaderInputsAreRejectedWithInputErrorOnly) {
   for (const auto& f : inputs) {
     SCOPED_TRACE(f);
     EXPECT_NO_THROW(sl::fuzz::corpus_input(sl::read_file(f)));
+  }
+}
+
+// Found by the config fuzzer: an integer field given as 1e20 (or an unsigned above LLONG_MAX)
+// was converted to long long before the range check (undefined behaviour).
+TEST(FuzzRegressions, IntegerFieldsBeyondLongLongAreRangeErrors) {
+  for (const char* text :
+       {"{\"name\": \"x\", \"seed\": 1e20}", "{\"name\": \"x\", \"seed\": 18446744073709551615}",
+        "{\"name\": \"x\", \"seed\": -1e300}"}) {
+    SCOPED_TRACE(text);
+    nlohmann::json j = sl::parse_json_text(text, "x.json");
+    try {
+      sl::parse_experiment_config(j, "x.json", "");
+      ADD_FAILURE() << "accepted";
+    } catch (const sl::InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("/seed"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("an integer in [0, "), std::string::npos) << e.what();
+    }
   }
 }
 
