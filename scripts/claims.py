@@ -1,0 +1,197 @@
+#!/usr/bin/env python3
+"""The numbers behind each claim of ../shared/PAPER.md, from run-experiment result directories.
+
+Usage: claims.py RESULTS_DIR [--network 1gbe] [--target-bleu X] [--out FILE]
+
+Reads the same JSON files as plot.py (it reuses plot.py's reader), groups the runs by model
+type and prints markdown: claim 1 (sparse-only vs dense), claim 2 (sparse+local vs
+sparse-only), claim 3 (modeled time to a target BLEU: speed-up vs 4-node dense and vs 1 node)
+and claim 4 (divergence of the node copies at the averaging steps). It states numbers, not
+verdicts: REPORT.md reads them. Needs no plotting libraries.
+Exit status: 0 done, 2 bad arguments or no experiments.
+"""
+import argparse
+import os
+import shlex
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import plot  # noqa: E402  (the reader of docs/LOG_FORMAT.md files)
+
+SPARSE_LOCAL = ("sparse+sum", "sparse+partial", "sparse+error")
+
+
+def last(rows, key):
+    vals = [plot.number(r.get(key)) for r in rows]
+    vals = [v for v in vals if v is not None]
+    return vals[-1] if vals else None
+
+
+def tail_mean(rows, key, fraction=0.1):
+    """Mean of key over the last `fraction` of the logged steps (train loss is noisy)."""
+    vals = [plot.number(r.get(key)) for r in rows]
+    vals = [v for v in vals if v is not None]
+    if not vals:
+        return None
+    n = max(1, int(len(vals) * fraction))
+    return sum(vals[-n:]) / n
+
+
+def pct(new, ref):
+    if new is None or ref is None or ref == 0:
+        return "n/a"
+    return f"{100.0 * (new - ref) / abs(ref):+.1f}%"
+
+
+def find(group, nodes, method):
+    return next((e for e in group if e.nodes == nodes and e.method == method), None)
+
+
+def quality_row(e, ref):
+    """experiment | test BLEU (vs ref) | best dev BLEU | last dev CE | train loss (last 10%)."""
+    f = plot.fmt
+    test = f"{f(e.test_bleu)} ({pct(e.test_bleu, ref.test_bleu) if ref else 'n/a'})"
+    ce = last(e.valid, "dev_ce")
+    ref_ce = last(ref.valid, "dev_ce") if ref else None
+    return [e.name, e.method, str(e.nodes), test, f(e.best_bleu), f"{f(ce, 3)} ({pct(ce, ref_ce)})",
+            f(tail_mean(e.log, "train_loss"), 3)]
+
+
+QUALITY_HEAD = ["experiment", "method", "nodes", "test BLEU (vs reference)", "best dev BLEU",
+                "last dev CE (vs reference)", "train loss, last 10% of steps"]
+
+
+def table(head, rows):
+    out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    out += ["| " + " | ".join(r) + " |" for r in rows]
+    return out
+
+
+def claim1(model, group):
+    dense, sparse = find(group, 4, "dense"), find(group, 4, "sparse")
+    out = [f"### {model}", ""]
+    if not dense or not sparse:
+        return out + ["(needs a 4-node dense and a 4-node sparse run)", ""]
+    return out + table(QUALITY_HEAD, [quality_row(dense, dense), quality_row(sparse, dense)]) + [""]
+
+
+def claim2(model, group):
+    sparse, dense = find(group, 4, "sparse"), find(group, 4, "dense")
+    runs = [e for e in group if e.nodes == 4 and e.method in SPARSE_LOCAL + ("fedavg",)]
+    out = [f"### {model} (reference: 4-node sparse-only)", ""]
+    if not sparse or not runs:
+        return out + ["(needs a 4-node sparse run and sparse+local runs)", ""]
+    rows = [quality_row(e, sparse) for e in [sparse] + runs]
+    if dense:
+        rows.insert(0, quality_row(dense, sparse))
+    return out + table(QUALITY_HEAD, rows) + [""]
+
+
+def claim3(model, group, target, networks):
+    one, dense4 = find(group, 1, "dense"), find(group, 4, "dense")
+    out = [f"### {model}: time to dev BLEU {plot.fmt(target)}", ""]
+    head = ["experiment", "method", "nodes", "steps to target", "wall s to target"]
+    for net in networks:
+        head += [f"modeled s ({net})", f"vs 4-node dense ({net})", f"vs 1 node ({net})"]
+    rows = []
+    for e in sorted(group, key=lambda e: (e.nodes or 0, e.method)):
+        step = next((v.get("step") for v in e.valid
+                     if plot.number(v.get("bleu")) is not None and v["bleu"] >= target), None)
+        row = [e.name, e.method, str(e.nodes), "not reached" if step is None else str(step)]
+        t = e.time_to(target, networks[0])
+        row.append("-" if t is None else plot.fmt(t[0], 1))
+        for net in networks:
+            t = e.time_to(target, net)
+            ref4 = dense4.time_to(target, net) if dense4 else None
+            ref1 = one.time_to(target, net) if one else None
+            mine = t and t[1]
+            row += ["-" if not mine else plot.fmt(mine, 1),
+                    plot.ratio(ref4 and ref4[1], mine), plot.ratio(ref1 and ref1[1], mine)]
+        rows.append(row)
+    out += table(head, rows)
+    out += ["", "Modeled time = measured compute of the slowest node + PAPER.md's ring formulas "
+            "on the exact bytes; speed-up = reference's modeled time / this run's.", ""]
+    return out
+
+
+def claim4(model, group):
+    out = [f"### {model}", ""]
+    rows = []
+    for e in group:
+        points = [r for r in e.log if plot.number(r.get("divergence")) is not None]
+        if not points:
+            continue
+        before = [plot.number(r["divergence"]) for r in points]
+        after = [plot.number(r.get("divergence_after")) for r in points]
+        after = [a for a in after if a is not None]
+        rows.append([e.name, e.method, str(len(points)),
+                     ", ".join(f"{r.get('step')}: {plot.fmt(b, 4)}" for r, b in zip(points, before)),
+                     plot.fmt(max(after), 6) if after else "n/a"])
+    if not rows:
+        return out + ["(no run logged an averaging step)", ""]
+    head = ["experiment", "method", "averaging steps", "divergence before averaging (step: value)",
+            "max divergence after"]
+    return out + table(head, rows) + ["", "Divergence = mean over nodes n of the L2 norm "
+                                      "of theta_n - mean_m theta_m.", ""]
+
+
+def main(argv):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("results_dir", metavar="RESULTS_DIR")
+    p.add_argument("--network", action="append",
+                   help="network of modeled time (repeatable; default: 1gbe and 10gbe)")
+    p.add_argument("--target-bleu", type=float,
+                   help="target dev BLEU (default: 90%% of the best dev BLEU of the 4-node "
+                        "dense run of the same model type)")
+    p.add_argument("--out", help="write the markdown here too (atomically)")
+    args = p.parse_args(argv)
+    networks = args.network or ["1gbe", "10gbe"]
+    if not os.path.isdir(args.results_dir):
+        print(f"claims.py: error: {args.results_dir}: not a directory", file=sys.stderr)
+        return 2
+    notes = plot.Notes()
+    exps = [plot.Experiment(d, args.results_dir, notes)
+            for d in plot.find_experiment_dirs(args.results_dir)]
+    if not exps:
+        print(f"claims.py: error: no experiments under {args.results_dir}", file=sys.stderr)
+        return 2
+    by_model = {}
+    for e in sorted(exps, key=lambda e: (e.model, e.nodes or 0, e.method, e.name)):
+        by_model.setdefault(e.model, []).append(e)
+    out = ["# The paper's claims in numbers", "", "Produced by:", "",
+           "    " + shlex.join(["python3", "scripts/claims.py"] + argv), ""]
+    incomplete = [e.name for e in exps if e.status != "complete"]
+    if incomplete:
+        out += [f"Incomplete runs (numbers so far): {', '.join(incomplete)}", ""]
+    out += ["## Claim 1: sparse-only (gradient dropping) vs dense, 4 nodes", ""]
+    for model, group in by_model.items():
+        out += claim1(model, group)
+    out += ["## Claim 2: sparse + local gradients vs sparse-only, 4 nodes", ""]
+    for model, group in by_model.items():
+        out += claim2(model, group)
+    out += ["## Claim 3: speed to a target BLEU", ""]
+    for model, group in by_model.items():
+        dense4 = find(group, 4, "dense")
+        target = args.target_bleu
+        if target is None and dense4 and dense4.best_bleu is not None:
+            target = 0.9 * dense4.best_bleu
+        if target is None:
+            out += [f"### {model}", "", "(no target: pass --target-bleu)", ""]
+            continue
+        out += claim3(model, group, target, networks)
+    out += ["## Claim 4: divergence of the node copies at the averaging steps", ""]
+    for model, group in by_model.items():
+        out += claim4(model, group)
+    if notes.lines:
+        out += ["## Notes", ""] + ["- " + n for n in notes.lines]
+    text = "\n".join(out) + "\n"
+    sys.stdout.write(text)
+    if args.out:
+        with open(args.out + ".tmp", "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(args.out + ".tmp", args.out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
