@@ -49,7 +49,13 @@ void Graph::backward(const Var& loss) {
   for (auto it = tape_.rbegin(); it != tape_.rend(); ++it) {
     Node& n = **it;
     // A node whose gradient was never touched contributes nothing: skip its backward.
-    if (n.backward && n.grad.defined()) n.backward(n.grad);
+    if (!n.backward) continue;  // leaves and parameters keep their gradients
+    if (n.grad.defined()) n.backward(n.grad);
+    // The op's gradient is now in its inputs' gradients and its closure will not run again:
+    // freeing both here (not at the end of the pass) keeps only the backward frontier's
+    // gradients alive, as PyTorch does, instead of every intermediate's at once.
+    n.backward = nullptr;
+    n.grad = Tensor();
   }
 }
 

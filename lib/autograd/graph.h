@@ -67,7 +67,9 @@ class Graph {
   // `backward` is recorded on the tape.
   Var op(Tensor value, bool requires_grad, std::function<void(const Tensor& dy)> backward);
 
-  // Seeds d(loss)/d(loss) = 1 for the scalar `loss` and runs the tape backwards.
+  // Seeds d(loss)/d(loss) = 1 for the scalar `loss` and runs the tape backwards, once: an
+  // op's gradient and backward closure are freed as soon as they have been used (only
+  // leaves and parameters keep gradients).
   void backward(const Var& loss);
 
   Tensor empty(const Shape& s, DType t = DType::F32) const { return Tensor::empty(*dev_, s, t); }
