@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """The numbers behind each claim of ../shared/PAPER.md, from run-experiment result directories.
 
-Usage: claims.py RESULTS_DIR [--network 1gbe] [--target-bleu X] [--out FILE]
+Usage: claims.py RESULTS_DIR [--network 1gbe] [--target-bleu X] [--target-ce Y] [--out FILE]
 
 Reads the same JSON files as plot.py (it reuses plot.py's reader), groups the runs by model
 type and prints markdown: claim 1 (sparse-only vs dense), claim 2 (sparse+local vs
-sparse-only), claim 3 (modeled time to a target BLEU: speed-up vs 4-node dense and vs 1 node)
+sparse-only), claim 3 (modeled time to a target dev BLEU and dev cross-entropy: speed-up vs
+4-node dense and vs 1 node)
 and claim 4 (divergence of the node copies at the averaging steps). It states numbers, not
 verdicts: REPORT.md reads them. Needs no plotting libraries.
 Exit status: 0 done, 2 bad arguments or no experiments.
@@ -87,26 +88,48 @@ def claim2(model, group):
     return out + table(QUALITY_HEAD, rows) + [""]
 
 
+class Target:
+    """A quality level a validation reaches: dev BLEU >= value, or dev CE <= value."""
+
+    def __init__(self, key, value, how):
+        self.key, self.value, self.how = key, value, how
+
+    def label(self):
+        sign = ">=" if self.key == "bleu" else "<="
+        name = "dev BLEU" if self.key == "bleu" else "dev CE"
+        return f"{name} {sign} {plot.fmt(self.value, 2 if self.key == 'bleu' else 3)} ({self.how})"
+
+    def first(self, e):
+        """The first validation row of e that reaches the target, or None."""
+        for v in e.valid:
+            x = plot.number(v.get(self.key))
+            if x is not None and (x >= self.value if self.key == "bleu" else x <= self.value):
+                return v
+        return None
+
+
+def modeled_at(row, net):
+    m = row.get("modeled_time_s") if row else None
+    return plot.number(m.get(net)) if isinstance(m, dict) else None
+
+
 def claim3(model, group, target, networks):
     one, dense4 = find(group, 1, "dense"), find(group, 4, "dense")
-    out = [f"### {model}: time to dev BLEU {plot.fmt(target)}", ""]
+    out = [f"### {model}: time to {target.label()}", ""]
     head = ["experiment", "method", "nodes", "steps to target", "wall s to target"]
     for net in networks:
         head += [f"modeled s ({net})", f"vs 4-node dense ({net})", f"vs 1 node ({net})"]
+    ref4 = target.first(dense4) if dense4 else None
+    ref1 = target.first(one) if one else None
     rows = []
     for e in sorted(group, key=lambda e: (e.nodes or 0, e.method)):
-        step = next((v.get("step") for v in e.valid
-                     if plot.number(v.get("bleu")) is not None and v["bleu"] >= target), None)
-        row = [e.name, e.method, str(e.nodes), "not reached" if step is None else str(step)]
-        t = e.time_to(target, networks[0])
-        row.append("-" if t is None else plot.fmt(t[0], 1))
+        hit = target.first(e)
+        row = [e.name, e.method, str(e.nodes), "not reached" if hit is None else str(hit.get("step")),
+               "-" if hit is None else plot.fmt(plot.number(hit.get("wall_s")), 1)]
         for net in networks:
-            t = e.time_to(target, net)
-            ref4 = dense4.time_to(target, net) if dense4 else None
-            ref1 = one.time_to(target, net) if one else None
-            mine = t and t[1]
+            mine = modeled_at(hit, net)
             row += ["-" if not mine else plot.fmt(mine, 1),
-                    plot.ratio(ref4 and ref4[1], mine), plot.ratio(ref1 and ref1[1], mine)]
+                    plot.ratio(modeled_at(ref4, net), mine), plot.ratio(modeled_at(ref1, net), mine)]
         rows.append(row)
     out += table(head, rows)
     out += ["", "Modeled time = measured compute of the slowest node + PAPER.md's ring formulas "
@@ -117,7 +140,7 @@ def claim3(model, group, target, networks):
 def claim4(model, group):
     out = [f"### {model}", ""]
     rows = []
-    for e in group:
+    for e in (e for e in group if (e.nodes or 0) > 1):  # one node has nothing to diverge from
         points = [r for r in e.log if plot.number(r.get("divergence")) is not None]
         if not points:
             continue
@@ -143,6 +166,9 @@ def main(argv):
     p.add_argument("--target-bleu", type=float,
                    help="target dev BLEU (default: 90%% of the best dev BLEU of the 4-node "
                         "dense run of the same model type)")
+    p.add_argument("--target-ce", type=float,
+                   help="target dev cross-entropy (default: 110%% of the last dev CE of the "
+                        "4-node dense run of the same model type)")
     p.add_argument("--out", help="write the markdown here too (atomically)")
     args = p.parse_args(argv)
     networks = args.network or ["1gbe", "10gbe"]
@@ -169,16 +195,23 @@ def main(argv):
     out += ["## Claim 2: sparse + local gradients vs sparse-only, 4 nodes", ""]
     for model, group in by_model.items():
         out += claim2(model, group)
-    out += ["## Claim 3: speed to a target BLEU", ""]
+    out += ["## Claim 3: speed to a target quality", ""]
     for model, group in by_model.items():
         dense4 = find(group, 4, "dense")
-        target = args.target_bleu
-        if target is None and dense4 and dense4.best_bleu is not None:
-            target = 0.9 * dense4.best_bleu
-        if target is None:
-            out += [f"### {model}", "", "(no target: pass --target-bleu)", ""]
-            continue
-        out += claim3(model, group, target, networks)
+        targets = []
+        if args.target_bleu is not None:
+            targets.append(Target("bleu", args.target_bleu, "--target-bleu"))
+        elif dense4 and dense4.best_bleu is not None:
+            targets.append(Target("bleu", 0.9 * dense4.best_bleu, "90% of 4-node dense's best"))
+        final_ce = last(dense4.valid, "dev_ce") if dense4 else None
+        if args.target_ce is not None:
+            targets.append(Target("dev_ce", args.target_ce, "--target-ce"))
+        elif final_ce is not None:
+            targets.append(Target("dev_ce", 1.1 * final_ce, "110% of 4-node dense's last"))
+        if not targets:
+            out += [f"### {model}", "", "(no target: pass --target-bleu or --target-ce)", ""]
+        for target in targets:
+            out += claim3(model, group, target, networks)
     out += ["## Claim 4: divergence of the node copies at the averaging steps", ""]
     for model, group in by_model.items():
         out += claim4(model, group)
