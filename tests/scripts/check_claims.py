@@ -5,9 +5,10 @@ tests/scripts/fixtures/make_plot_fixtures.py must print the numbers worked out b
 Usage: check_claims.py REPO_ROOT WORK_DIR      (exit 0 pass, 1 fail)
 """
 import os
-import shutil
 import subprocess
 import sys
+
+from plot_table import make_fixtures
 
 # With --target-bleu 20 --network 10gbe (modeled time at step s = s * (compute + comm)):
 #   tf-4node-dense reaches 20 at step 750: 750 * (0.10 + 0.06) = 120.0 s
@@ -37,10 +38,7 @@ def main(argv):
         print(__doc__, file=sys.stderr)
         return 2
     repo, work = argv
-    shutil.rmtree(work, ignore_errors=True)
-    fixtures = os.path.join(work, "results")
-    subprocess.run([sys.executable, os.path.join(repo, "tests/scripts/fixtures/make_plot_fixtures.py"),
-                    fixtures], check=True)
+    fixtures = make_fixtures(repo, work)
     out_file = os.path.join(work, "claims.md")
     r = subprocess.run([sys.executable, os.path.join(repo, "scripts", "claims.py"), fixtures,
                         "--target-bleu", "20", "--target-ce", "2.0", "--network", "10gbe", "--out", out_file],

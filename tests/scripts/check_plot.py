@@ -6,11 +6,9 @@ summary table whose cells equal the values worked out by hand from the fixture d
 Usage: check_plot.py REPO_ROOT WORK_DIR      (exit 0 pass, 1 fail, 77 skip: no matplotlib)
 """
 import os
-import shutil
-import subprocess
 import sys
 
-from plot_table import read_table, run_plot
+from plot_table import make_fixtures, read_table, run_plot
 
 # Default target: 90% of the best BLEU of the model type (transformer 24 -> 21.6, rnn 14 -> 12.6).
 # time to target = first validation >= target; wall/modeled clocks are step * rate.
@@ -84,10 +82,7 @@ def main(argv):
         print(f"SKIP: {sys.executable} cannot import matplotlib/numpy ({e})")
         return 77
     repo, work = argv
-    shutil.rmtree(work, ignore_errors=True)
-    fixtures = os.path.join(work, "results")
-    subprocess.run([sys.executable, os.path.join(repo, "tests/scripts/fixtures/make_plot_fixtures.py"),
-                    fixtures], check=True)
+    fixtures = make_fixtures(repo, work)
 
     # 1. Defaults: both model types, every figure, every row.
     out = os.path.join(work, "default")

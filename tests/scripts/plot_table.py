@@ -1,7 +1,18 @@
-"""Shared by the plot.py checks: run scripts/plot.py, read back its summary.md table."""
+"""Shared by the plot.py and claims.py checks: make the fixtures, run scripts/plot.py, read back
+its summary.md table."""
 import os
+import shutil
 import subprocess
 import sys
+
+
+def make_fixtures(repo, work):
+    """A fresh WORK/results holding the synthetic runs of fixtures/make_plot_fixtures.py."""
+    shutil.rmtree(work, ignore_errors=True)
+    fixtures = os.path.join(work, "results")
+    subprocess.run([sys.executable, os.path.join(repo, "tests/scripts/fixtures/make_plot_fixtures.py"),
+                    fixtures], check=True)
+    return fixtures
 
 
 def run_plot(repo, args):
