@@ -5,7 +5,8 @@
 namespace sl {
 
 Tensor& Var::grad() const {
-  if (!node_->grad.defined()) node_->grad = Tensor::zeros(node_->value.device(), node_->value.shape());
+  if (!node_->grad.defined())
+    node_->grad = Tensor::zeros(node_->value.device(), node_->value.shape());
   return node_->grad;
 }
 
@@ -44,7 +45,8 @@ Var Graph::op(Tensor value, bool requires_grad, std::function<void(const Tensor&
 
 void Graph::backward(const Var& loss) {
   if (loss.value().numel() != 1) throw std::logic_error("Graph::backward: loss is not a scalar");
-  if (!loss.requires_grad()) throw std::logic_error("Graph::backward: loss does not depend on any parameter");
+  if (!loss.requires_grad())
+    throw std::logic_error("Graph::backward: loss does not depend on any parameter");
   loss.grad().fill(1.0f);
   for (auto it = tape_.rbegin(); it != tape_.rend(); ++it) {
     Node& n = **it;
