@@ -7,9 +7,10 @@ namespace sl {
 
 namespace {
 
+// DistributedConfig::inconsistency() keeps a local combiner away from non-sparse exchanges;
+// this only guards direct use of a Combiner with an ExchangeResult lacking S_n and E_n.
 void require_sparse(const ExchangeResult& r, const char* who) {
-  if (!r.S || !r.E)
-    throw std::logic_error(std::string(who) + " combiner needs a sparse exchange (S_n, E_n)");
+  if (!r.S || !r.E) throw std::logic_error(std::string(who) + " combiner: no S_n / E_n");
 }
 
 class NoneCombiner : public Combiner {

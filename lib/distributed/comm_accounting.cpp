@@ -10,16 +10,16 @@ CommAccounting::CommAccounting(Communicator& comm, RingNetworkModel configured)
 
 void CommAccounting::model_allreduce(StepStats& s, double bytes) const {
   const int N = comm_.size();
-  s.modeled_comm_seconds += configured_.allreduce_seconds(bytes, N);
+  s.modeled_comm.configured += configured_.allreduce_seconds(bytes, N);
   for (int p = 0; p < kNetworkPresetCount; ++p)
-    s.modeled_comm_seconds_preset[p] += presets_[p].allreduce_seconds(bytes, N);
+    s.modeled_comm.preset[p] += presets_[p].allreduce_seconds(bytes, N);
 }
 
 void CommAccounting::model_allgather(StepStats& s, double max_bytes_per_node) const {
   const int N = comm_.size();
-  s.modeled_comm_seconds += configured_.allgather_seconds(max_bytes_per_node, N);
+  s.modeled_comm.configured += configured_.allgather_seconds(max_bytes_per_node, N);
   for (int p = 0; p < kNetworkPresetCount; ++p)
-    s.modeled_comm_seconds_preset[p] += presets_[p].allgather_seconds(max_bytes_per_node, N);
+    s.modeled_comm.preset[p] += presets_[p].allgather_seconds(max_bytes_per_node, N);
 }
 
 }  // namespace sl

@@ -65,16 +65,9 @@ DistributedConfig DistributedConfig::parse(ConfigObject c) {
   d.network = parse_network(c);
   c.finish();
 
-  if (d.combiner != CombinerKind::None && d.method != Method::Sparse)
-    throw InputError(c.where("combiner"),
-                     std::string("combiner \"") + combiner_name(d.combiner) +
-                         "\" needs method \"sparse\" (it combines the sparse global gradient "
-                         "with the local one), got method \"" +
-                         method + "\"");
-  if (d.method == Method::FedAvg && d.average_every == 0)
-    throw InputError(c.where("average_every"),
-                     "method \"fedavg\" needs average_every > 0 (without averaging the nodes "
-                     "never exchange anything), got 0");
+  std::string field;
+  const std::string problem = d.inconsistency(&field);
+  if (!problem.empty()) throw InputError(c.where(field), problem);
   return d;
 }
 
@@ -100,6 +93,22 @@ nlohmann::json DistributedConfig::to_json() const {
   else
     j["network"] = network.name;
   return j;
+}
+
+std::string DistributedConfig::inconsistency(std::string* field) const {
+  if (combiner != CombinerKind::None && method != Method::Sparse) {
+    if (field) *field = "combiner";
+    return std::string("combiner \"") + combiner_name(combiner) +
+           "\" needs method \"sparse\" (it combines the sparse global gradient with the local "
+           "one), got method \"" +
+           sl::method_name(method) + "\"";
+  }
+  if (method == Method::FedAvg && average_every == 0) {
+    if (field) *field = "average_every";
+    return "method \"fedavg\" needs average_every > 0 (without averaging the nodes never "
+           "exchange anything), got 0";
+  }
+  return "";
 }
 
 std::string DistributedConfig::method_name() const {

@@ -49,6 +49,10 @@ struct DistributedConfig {
   nlohmann::json to_json() const;
   // "dense", "sparse", "sparse+partial", "fedavg", ...
   std::string method_name() const;
+  // The rules between fields, in one place: "" when the combination is valid, else the
+  // field to blame in `field` and what is wrong. parse() turns it into an InputError,
+  // DistributedStrategy (built from code, e.g. in tests) into std::invalid_argument.
+  std::string inconsistency(std::string* field) const;
 };
 
 const char* method_name(Method m);

@@ -40,9 +40,8 @@ DistributedStrategy::DistributedStrategy(const DistributedConfig& config, Commun
       exchange_(make_exchange(config, acct_, P)),
       combiner_(make_combiner(config.combiner)),
       averager_(config.average_every, config.average_moments) {
-  if (config.combiner != CombinerKind::None && config.method != Method::Sparse)
-    throw std::invalid_argument(std::string("combiner ") + combiner_name(config.combiner) +
-                                " needs method sparse");
+  const std::string problem = config.inconsistency(nullptr);
+  if (!problem.empty()) throw std::invalid_argument("DistributedStrategy: " + problem);
 }
 
 int64_t DistributedStrategy::normalize_gradient(float* grad, int64_t local_tokens) {

@@ -39,6 +39,10 @@ class DistributedStrategy {
   void after_update(float* params, size_t P, const std::vector<float*>& moments, int64_t step,
                     StepStats& stats);
 
+  // Whether after_update(step) reads and writes the parameters (and moments): an averaging
+  // step. A trainer whose parameters live on a device copies them to the host only then.
+  bool needs_host_parameters(int64_t step) const { return averager_.due(step); }
+
   const DistributedConfig& config() const { return config_; }
   size_t parameter_count() const { return P_; }
   Communicator& communicator() { return acct_.comm(); }

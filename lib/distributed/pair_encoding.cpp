@@ -11,7 +11,25 @@ namespace {
   throw std::runtime_error(std::string(encoding) + " decode: " + what);
 }
 
-class Pairs32Encoding : public PairEncoding {
+// decode_add and decode for an encoding that walks its buffer with
+// for_each(bytes, P, f(const SparsePair&)), without a virtual call per pair.
+template <class Encoding>
+class PairWalkingEncoding : public PairEncoding {
+ public:
+  void decode_add(const std::vector<uint8_t>& bytes, float* G, size_t P) const override {
+    self().for_each(bytes, P, [G](const SparsePair& p) { G[p.index] += p.value; });
+  }
+  void decode(const std::vector<uint8_t>& bytes, size_t P,
+              std::vector<SparsePair>& out) const override {
+    out.clear();
+    self().for_each(bytes, P, [&out](const SparsePair& p) { out.push_back(p); });
+  }
+
+ private:
+  const Encoding& self() const { return static_cast<const Encoding&>(*this); }
+};
+
+class Pairs32Encoding : public PairWalkingEncoding<Pairs32Encoding> {
  public:
   const char* name() const override { return "pairs32"; }
 
@@ -32,17 +50,9 @@ class Pairs32Encoding : public PairEncoding {
       f(p);
     }
   }
-  void decode_add(const std::vector<uint8_t>& bytes, float* G, size_t P) const override {
-    for_each(bytes, P, [G](const SparsePair& p) { G[p.index] += p.value; });
-  }
-  void decode(const std::vector<uint8_t>& bytes, size_t P,
-              std::vector<SparsePair>& out) const override {
-    out.clear();
-    for_each(bytes, P, [&out](const SparsePair& p) { out.push_back(p); });
-  }
 };
 
-class DeltaVarintEncoding : public PairEncoding {
+class DeltaVarintEncoding : public PairWalkingEncoding<DeltaVarintEncoding> {
  public:
   const char* name() const override { return "delta-varint"; }
 
@@ -91,14 +101,6 @@ class DeltaVarintEncoding : public PairEncoding {
       prev = index;
       f(p);
     }
-  }
-  void decode_add(const std::vector<uint8_t>& bytes, float* G, size_t P) const override {
-    for_each(bytes, P, [G](const SparsePair& p) { G[p.index] += p.value; });
-  }
-  void decode(const std::vector<uint8_t>& bytes, size_t P,
-              std::vector<SparsePair>& out) const override {
-    out.clear();
-    for_each(bytes, P, [&out](const SparsePair& p) { out.push_back(p); });
   }
 };
 

@@ -7,7 +7,7 @@ void StepStats::to_json(nlohmann::json& j) const {
   j["node"] = node;
   j["nodes"] = nodes;
   j["total_tokens"] = total_tokens;
-  if (k_selected >= 0) {
+  if (sparse()) {
     j["rho"] = drop_ratio;
     j["k_target"] = k_target;
     j["pairs"] = k_selected;
@@ -24,11 +24,7 @@ void StepStats::to_json(nlohmann::json& j) const {
   j["control_bytes_received"] = control_bytes_received;
   j["comm_s"] = comm_seconds;
   j["network"] = network;
-  nlohmann::json modeled = nlohmann::json::object();
-  for (int p = 0; p < kNetworkPresetCount; ++p)
-    modeled[network_preset_names()[p]] = modeled_comm_seconds_preset[p];
-  if (!network.empty()) modeled[network] = modeled_comm_seconds;
-  j["modeled_comm_s"] = modeled;
+  j["modeled_comm_s"] = modeled_comm.to_json(network);
   j["averaged"] = averaged;
   if (averaged) {
     j["divergence"] = divergence;

@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "distributed/ring_network_model.h"
+#include "distributed/network_seconds.h"
 
 namespace sl {
 
@@ -16,8 +16,8 @@ struct StepStats {
   int node = 0, nodes = 1;
   int64_t total_tokens = 0;  // sum over nodes of the target tokens of this step
 
-  // Sparse only (else -1): rho_t used, pairs asked for / actually sent by this node,
-  // tau_n, and this node's encoded S_n.
+  // Sparse only (else -1; sparse() tells): rho_t used, pairs asked for / actually sent by
+  // this node, tau_n, and this node's encoded S_n.
   double drop_ratio = -1;
   int64_t k_target = -1, k_selected = -1;
   double tau = -1;
@@ -37,12 +37,14 @@ struct StepStats {
   // Modeled time of this step's collectives on the configured network, and on each preset
   // of network_preset_names() so logs can be re-plotted for any of them.
   std::string network;  // the configured network's name ("custom" when not a preset)
-  double modeled_comm_seconds = 0;
-  std::array<double, kNetworkPresetCount> modeled_comm_seconds_preset{};
+  NetworkSeconds modeled_comm;
 
   bool averaged = false;
   double divergence = -1;        // mean_n ||theta_n - mean_m theta_m||_2 before averaging
   double divergence_after = -1;  // 0 after averaging (the copies are then bit-identical)
+
+  // The one test of "was this a sparse exchange step" (the sparse fields are set).
+  bool sparse() const { return k_selected >= 0; }
 
   // Adds the fields to the object j, named as in docs/LOG_FORMAT.md where it has them:
   // "rho", "pairs" (= k_selected), "comm_s", "bytes_sent", "modeled_comm_s" (an object

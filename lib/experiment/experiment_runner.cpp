@@ -50,9 +50,13 @@ LoadedData load_training_data(const DataConfig& d, Communicator* comm) {
   LoadedData out;
   // With MPI, one rank trains the SentencePiece model; the others then load the cached file.
   const bool first = !comm || comm->rank() == 0;
-  if (first) out.vocab = std::make_unique<SentencePieceVocab>(SentencePieceVocab::load_or_train(train, d.spm, d.spm_dir));
+  if (first)
+    out.vocab = std::make_unique<SentencePieceVocab>(
+        SentencePieceVocab::load_or_train(train, d.spm, d.spm_dir));
   if (comm) comm->barrier();
-  if (!first) out.vocab = std::make_unique<SentencePieceVocab>(SentencePieceVocab::load_or_train(train, d.spm, d.spm_dir));
+  if (!first)
+    out.vocab = std::make_unique<SentencePieceVocab>(
+        SentencePieceVocab::load_or_train(train, d.spm, d.spm_dir));
   out.data.vocab = out.vocab.get();
   out.data.train = encode_corpus(train, *out.vocab);
   out.data.dev = encode_first(dev, *out.vocab, d.dev_sentences, &out.data.dev_refs);
@@ -69,13 +73,22 @@ void configure_threads(const ClusterConfig& c, int nodes_on_this_host) {
   set_blas_threads(threads);
 }
 
+// What both launchers do before training: the data (with a communicator, the vocabulary is
+// trained by rank 0 only), the stop-signal handlers, BLAS threads for `nodes_here` nodes
+// sharing this host's cores.
+static LoadedData prepare_run(ExperimentConfig& e, Communicator* comm, int nodes_here) {
+  LoadedData loaded = load_training_data(e.data, comm);
+  e.job.stop_requested = &install_stop_signal_handlers();
+  configure_threads(e.cluster, nodes_here);
+  return loaded;
+}
+
 NodeOutcome run_experiment_sim(ExperimentConfig& e) {
   if (e.cluster.backend != "sim")
-    throw InputError(e.file + ":/cluster/backend", "expected \"sim\" for an in-process run (use mpiexec for \"mpi\")");
-  LoadedData loaded = load_training_data(e.data, nullptr);
+    throw InputError(e.file + ":/cluster/backend",
+                     "expected \"sim\" for an in-process run (use mpiexec for \"mpi\")");
+  LoadedData loaded = prepare_run(e, nullptr, e.cluster.nodes);
   e.job.data = &loaded.data;
-  e.job.stop_requested = &install_stop_signal_handlers();
-  configure_threads(e.cluster, e.cluster.nodes);
   NodeOutcome outcome;
   SimulatedCluster::run(e.cluster.nodes, [&](Communicator& comm) {
     // Thread-local BLAS settings follow the process setting in OpenBLAS; set once above.
@@ -95,12 +108,11 @@ NodeOutcome run_experiment_sim(ExperimentConfig& e) {
 NodeOutcome run_experiment_on(ExperimentConfig& e, Communicator& comm) {
   if (comm.size() != e.cluster.nodes)
     throw InputError(e.file + ":/cluster/nodes",
-                     "config asks for " + std::to_string(e.cluster.nodes) + " nodes but the MPI job has " +
-                         std::to_string(comm.size()) + " ranks (mpiexec -n " + std::to_string(e.cluster.nodes) + ")");
-  LoadedData loaded = load_training_data(e.data, &comm);
+                     "config asks for " + std::to_string(e.cluster.nodes) +
+                         " nodes but the MPI job has " + std::to_string(comm.size()) +
+                         " ranks (mpiexec -n " + std::to_string(e.cluster.nodes) + ")");
+  LoadedData loaded = prepare_run(e, &comm, ranks_on_this_host(comm.size()));
   e.job.data = &loaded.data;
-  e.job.stop_requested = &install_stop_signal_handlers();
-  configure_threads(e.cluster, ranks_on_this_host(comm.size()));
   return run_training_node(e.job, comm);
 }
 

@@ -40,7 +40,8 @@ const std::vector<float>& CheckpointFile::array(const std::string& name,
 
 void write_checkpoint_file(const std::string& path, const CheckpointFile& ckpt) {
   nlohmann::json header = {{"meta", ckpt.meta}, {"arrays", nlohmann::json::array()}};
-  for (auto& a : ckpt.arrays) header["arrays"].push_back({{"name", a.first}, {"count", a.second.size()}});
+  for (auto& a : ckpt.arrays)
+    header["arrays"].push_back({{"name", a.first}, {"count", a.second.size()}});
   std::string h = header.dump();
   std::string out(kMagic, kMagicLen);
   put_u64(out, h.size());

@@ -137,7 +137,8 @@ nlohmann::json CheckpointStore::load_node(const std::string& step_dir, int rank,
     if (r.size() != e->size()) throw InputError(path, "residual has the wrong size");
     std::copy(r.begin(), r.end(), e->data());
   }
-  s.batches->restore({f.meta.at("data_epoch").get<uint64_t>(), f.meta.at("data_batch").get<uint64_t>()});
+  s.batches->restore(
+      {f.meta.at("data_epoch").get<uint64_t>(), f.meta.at("data_batch").get<uint64_t>()});
   std::string run = read_file(step_dir + "/run.json");
   return nlohmann::json::parse(run);
 }

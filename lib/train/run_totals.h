@@ -1,9 +1,8 @@
 #pragma once
-#include <array>
 #include <cstdint>
 #include <nlohmann/json.hpp>
 
-#include "distributed/ring_network_model.h"
+#include "distributed/network_seconds.h"
 
 namespace sl {
 
@@ -13,16 +12,25 @@ struct RunTotals {
   int64_t step = 0;  // optimizer steps done
   int64_t tokens = 0;
   int64_t skipped_steps = 0;
-  double wall_s = 0;  // training wall time, validation included
-  std::array<double, kNetworkPresetCount> modeled_s{};
-  double modeled_configured_s = 0;
+  double wall_s = 0;       // training wall time, validation included
+  NetworkSeconds modeled;  // modeled training time: slowest node's compute + modeled comm
   double best_bleu = -1;
   int64_t best_step = 0;
   double bytes_sent = 0;  // sum over steps of the mean bytes sent per node
 
+  // A completed step: its tokens (all nodes), mean bytes sent per node, modeled step time.
+  void add_step(int64_t step_tokens, double mean_bytes_sent, const NetworkSeconds& step_time) {
+    ++step;
+    tokens += step_tokens;
+    bytes_sent += mean_bytes_sent;
+    modeled += step_time;
+  }
+
   nlohmann::json to_json() const;
   static RunTotals from_json(const nlohmann::json& j);
-  nlohmann::json modeled_json() const;  // {"1gbe": s, ..., "configured": s}
+  nlohmann::json modeled_json() const {
+    return modeled.to_json();
+  }  // {"1gbe": s, ..., "configured": s}
 };
 
 }  // namespace sl

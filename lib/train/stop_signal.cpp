@@ -1,7 +1,8 @@
 #include "train/stop_signal.h"
 
-#include <csignal>
 #include <unistd.h>
+
+#include <csignal>
 
 namespace sl {
 

@@ -11,16 +11,16 @@ namespace sl {
 
 // The "train" section of an experiment config.
 struct TrainConfig {
-  int64_t max_steps = 1000;      // optimizer steps (each sees one batch per node)
-  int64_t max_epochs = 0;        // 0 = no limit; training stops at whichever comes first
-  LrSchedule schedule;           // lr, warmup, decay
+  int64_t max_steps = 1000;  // optimizer steps (each sees one batch per node)
+  int64_t max_epochs = 0;    // 0 = no limit; training stops at whichever comes first
+  LrSchedule schedule;       // lr, warmup, decay
   AdamConfig adam;
-  double clip_norm = 1.0;        // global L2 norm of U_n; 0 = off
-  int64_t log_every = 10;        // steps between log.jsonl lines
-  int64_t checkpoint_every = 0;  // 0 = only at the end
-  int64_t keep_checkpoints = 2;  // newest kept; older ones deleted
+  double clip_norm = 1.0;             // global L2 norm of U_n; 0 = off
+  int64_t log_every = 10;             // steps between log.jsonl lines
+  int64_t checkpoint_every = 0;       // 0 = only at the end
+  int64_t keep_checkpoints = 2;       // newest kept; older ones deleted
   std::string on_nonfinite = "skip";  // "skip" the step | "stop" with the last good checkpoint
-  double time_limit_s = 0;       // 0 = none: end training (normally) after this much wall time
+  double time_limit_s = 0;            // 0 = none: end training (normally) after this much wall time
 };
 
 // The "valid" section.

@@ -17,8 +17,8 @@ namespace sl {
 // The encoded corpus, shared read-only by every node of a simulated cluster.
 struct TrainingData {
   std::vector<TokenPair> train;
-  std::vector<TokenPair> dev, test;                 // encoded sources (and targets, for dev CE)
-  std::vector<std::string> dev_refs, test_refs;     // raw reference sentences for BLEU
+  std::vector<TokenPair> dev, test;              // encoded sources (and targets, for dev CE)
+  std::vector<std::string> dev_refs, test_refs;  // raw reference sentences for BLEU
   const SentencePieceVocab* vocab = nullptr;
 };
 

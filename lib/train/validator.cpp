@@ -64,7 +64,8 @@ double Validator::summed_ce(const std::vector<TokenPair>& pairs, const std::vect
     }
     std::vector<uint32_t> idx(order.begin() + i, order.begin() + j);
     Batch b = make_batch(pairs, idx);
-    ModelBatch mb = make_model_batch(dev_, b.B, b.S, b.T, b.src, b.src_lengths, b.tgt_in, b.tgt_out);
+    ModelBatch mb =
+        make_model_batch(dev_, b.B, b.S, b.T, b.src, b.src_lengths, b.tgt_in, b.tgt_out);
     Graph g(dev_, /*dropout_enabled=*/false, 0);
     Var logits = model_->logits(g, arena_, mb);
     Var flat = ops::reshape(logits, Shape{static_cast<int64_t>(mb.B) * mb.T, model_->vocab_size()});

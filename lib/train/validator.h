@@ -13,11 +13,11 @@
 namespace sl {
 
 struct ValidationResult {
-  double ce = 0;          // per-token cross-entropy, no label smoothing (dev only)
+  double ce = 0;  // per-token cross-entropy, no label smoothing (dev only)
   int64_t ce_tokens = 0;
   BleuScore bleu;
   ChrfScore chrf;
-  int64_t sentences = 0;  // decoded
+  int64_t sentences = 0;                // decoded
   std::vector<std::string> hypotheses;  // rank 0 only, in corpus order
 };
 
@@ -32,8 +32,8 @@ class Validator {
   Validator(const TrainingJob& job, Device& dev);
 
   // params: this node's flat parameters (only source_rank's are used).
-  ValidationResult evaluate(Communicator& comm, const std::vector<float>& params,
-                            int source_rank, const std::vector<TokenPair>& pairs,
+  ValidationResult evaluate(Communicator& comm, const std::vector<float>& params, int source_rank,
+                            const std::vector<TokenPair>& pairs,
                             const std::vector<std::string>& refs, bool with_ce,
                             int64_t max_sentences);
 

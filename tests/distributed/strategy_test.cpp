@@ -202,22 +202,22 @@ TEST(Strategy, ModeledTimeFollowsTheRingFormulas) {
   const ClusterRun dense = run_cluster(4, config("dense", "none", 0.0), P);
   const StepStats& s = dense.stats[0][0];
   const RingNetworkModel net = RingNetworkModel::preset("10gbe");
-  EXPECT_DOUBLE_EQ(net.allreduce_seconds(4.0 * P, 4), s.modeled_comm_seconds);
+  EXPECT_DOUBLE_EQ(net.allreduce_seconds(4.0 * P, 4), s.modeled_comm.configured);
   for (int p = 0; p < kNetworkPresetCount; ++p)
     EXPECT_DOUBLE_EQ(
         RingNetworkModel::preset(network_preset_names()[p]).allreduce_seconds(4.0 * P, 4),
-        s.modeled_comm_seconds_preset[p]);
+        s.modeled_comm.preset[p]);
   const ClusterRun sp = run_cluster(4, config("sparse", "none", 0.99), P);
   int64_t max_block = 0;
   for (int n = 0; n < 4; ++n) max_block = std::max(max_block, sp.stats[0][n].encoded_bytes);
   EXPECT_DOUBLE_EQ(net.allgather_seconds(double(max_block), 4),
-                   sp.stats[0][0].modeled_comm_seconds);
+                   sp.stats[0][0].modeled_comm.configured);
   nlohmann::json j;
   sp.stats[0][0].to_json(j);
   EXPECT_EQ(sp.stats[0][0].k_selected, j["pairs"].get<int64_t>());
   EXPECT_EQ(0.99, j["rho"].get<double>());
   EXPECT_EQ("10gbe", j["network"]);
-  EXPECT_EQ(sp.stats[0][0].modeled_comm_seconds, j["modeled_comm_s"]["10gbe"].get<double>());
+  EXPECT_EQ(sp.stats[0][0].modeled_comm.configured, j["modeled_comm_s"]["10gbe"].get<double>());
   EXPECT_TRUE(j["modeled_comm_s"].contains("ib100"));
   EXPECT_TRUE(j["modeled_comm_s"].contains("1gbe"));
   EXPECT_FALSE(j.contains("divergence"));

@@ -122,7 +122,7 @@ std::vector<uint8_t> Run::serialize() const {
     put(out, s.k_selected), put(out, s.tau), put(out, s.encoded_bytes);
     put(out, s.bytes_sent), put(out, s.bytes_received), put(out, s.analytic_bytes_sent);
     put(out, s.control_bytes_sent), put(out, s.control_bytes_received);
-    put(out, s.modeled_comm_seconds), put(out, s.averaged), put(out, s.divergence);
+    put(out, s.modeled_comm.configured), put(out, s.averaged), put(out, s.divergence);
   }
   return out;
 }

@@ -1,0 +1,142 @@
+#include "train/training_step.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "autograd/graph.h"
+#include "common/counter_rng.h"
+#include "common/timer.h"
+#include "train/cluster_gather.h"
+#include "train/gradient_clipping.h"
+
+namespace sl {
+
+namespace {
+
+// Index of the first non-finite value of a host or device buffer, or -1.
+int64_t first_nonfinite(const Tensor& t) {
+  std::vector<float> v = t.to_host();
+  for (size_t i = 0; i < v.size(); ++i)
+    if (!std::isfinite(v[i])) return static_cast<int64_t>(i);
+  return -1;
+}
+
+}  // namespace
+
+TrainingStep::TrainingStep(const TrainingJob& job, Communicator& comm, Seq2SeqModel& model,
+                           ParameterArena& arena, Adam& adam, DistributedStrategy& strategy)
+    : job_(job),
+      comm_(comm),
+      model_(model),
+      arena_(arena),
+      adam_(adam),
+      strategy_(strategy),
+      grad_h_(arena.grads()),
+      param_h_(arena.values()),
+      m_h_(adam.m()),
+      v_h_(adam.v()) {}
+
+StepReport TrainingStep::run(const Batch& b, int64_t t,
+                             const std::function<LocalSignals()>& signals) {
+  StepReport r;
+  r.t = t;
+  // 1. g_n: the gradient of the node's summed token losses
+  const double c0 = thread_cpu_seconds();
+  const double loss_sum = forward_backward(b, t);
+  faults_.after_backward(comm_.rank(), t, arena_.grads());
+  const bool finite_here = gradient_finite(loss_sum);
+  double compute_s = thread_cpu_seconds() - c0;
+  // 2. the nodes agree on the loss, non-finite values and stop requests
+  agree(r, loss_sum, finite_here, signals());
+  if (r.nonfinite) {
+    if (!finite_here) report_nonfinite(t, loss_sum);
+    return r;  // no update anywhere; the lifecycle decides between skipping and stopping
+  }
+  // 3. g_n -> U_n (normalise by the global token count, exchange, combine)
+  const double c1 = thread_cpu_seconds();
+  exchange(b, t, r.stats);
+  // 4. clip U_n, Adam on theta_n; 5. average theta every K steps
+  const double c2 = thread_cpu_seconds();
+  update(r);
+  average(t, r.stats);
+  // Local work: forward/backward, the exchange's bookkeeping outside collectives, optimizer.
+  compute_s += (thread_cpu_seconds() - c2) + std::max(0.0, (c2 - c1) - r.stats.comm_seconds);
+  gather_measurements(r, compute_s);
+  return r;
+}
+
+double TrainingStep::forward_backward(const Batch& b, int64_t t) {
+  Device& dev = arena_.values().device();
+  ModelBatch mb = make_model_batch(dev, b.B, b.S, b.T, b.src, b.src_lengths, b.tgt_in, b.tgt_out);
+  arena_.zero_grads();
+  // Dropout masks from (seed, node, step): a resumed run draws the same ones.
+  Graph g(dev, /*dropout_enabled=*/true,
+          counter_hash(job_.seed, static_cast<uint64_t>(comm_.rank()), static_cast<uint64_t>(t)));
+  Var loss = model_.loss(g, arena_, mb);
+  g.backward(loss);
+  return loss.value().to_host()[0];
+}
+
+bool TrainingStep::gradient_finite(double loss_sum) const {
+  return std::isfinite(loss_sum) &&
+         std::isfinite(arena_.values().device().sum_squares(arena_.size(), arena_.grads().f32()));
+}
+
+void TrainingStep::agree(StepReport& r, double loss_sum, bool finite_here, LocalSignals here) {
+  auto flags = allgather_doubles(comm_, {loss_sum, finite_here ? 0.0 : 1.0, here.stop ? 1.0 : 0.0,
+                                         here.budget_spent ? 1.0 : 0.0});
+  for (auto& f : flags) {
+    r.loss_sum += f[0];
+    r.nonfinite = r.nonfinite || f[1] > 0;
+    r.stop = r.stop || f[2] > 0;
+    r.budget_spent = r.budget_spent || f[3] > 0;
+  }
+}
+
+void TrainingStep::report_nonfinite(int64_t t, double loss_sum) const {
+  const int64_t at = first_nonfinite(arena_.grads());
+  std::fprintf(stderr, "[%s] node %d step %lld: non-finite %s (loss %g%s%s)\n", job_.name.c_str(),
+               comm_.rank(), static_cast<long long>(t + 1), at >= 0 ? "gradient" : "loss", loss_sum,
+               at >= 0 ? ", first in parameter " : "", at >= 0 ? arena_.name_at(at).c_str() : "");
+}
+
+void TrainingStep::exchange(const Batch& b, int64_t t, StepStats& stats) {
+  float* grad = grad_h_.pull();
+  strategy_.normalize_gradient(grad, b.tgt_tokens);
+  strategy_.exchange(grad, t, stats);
+  grad_h_.push();
+}
+
+void TrainingStep::update(StepReport& r) {
+  Device& dev = arena_.values().device();
+  r.grad_norm = clip_global_norm(dev, arena_.grads().f32(), arena_.size(), job_.train.clip_norm);
+  r.lr = job_.train.schedule.at(r.t + 1);
+  adam_.step(arena_.values(), arena_.grads(), static_cast<float>(r.lr));
+}
+
+void TrainingStep::average(int64_t t, StepStats& stats) {
+  if (!strategy_.needs_host_parameters(t)) {
+    strategy_.after_update(arena_.values().f32(), arena_.size(), {}, t, stats);
+    return;
+  }
+  strategy_.after_update(param_h_.pull(), arena_.size(), {m_h_.pull(), v_h_.pull()}, t, stats);
+  param_h_.push();
+  m_h_.push();
+  v_h_.push();
+}
+
+void TrainingStep::gather_measurements(StepReport& r, double compute_s) {
+  const int N = comm_.size();
+  auto meas = allgather_doubles(
+      comm_, {compute_s, r.stats.comm_seconds, static_cast<double>(r.stats.bytes_sent),
+              static_cast<double>(r.stats.bytes_received)});
+  for (auto& m : meas) {
+    r.max_compute_s = std::max(r.max_compute_s, m[0]);
+    r.max_comm_s = std::max(r.max_comm_s, m[1]);
+    r.bytes_sent += m[2] / N;
+    r.bytes_received += m[3] / N;
+  }
+}
+
+}  // namespace sl
