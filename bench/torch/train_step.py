@@ -4,8 +4,13 @@
 Small Transformer (post-norm, tied embeddings, dropout 0.1, label smoothing 0.1) or the
 attentional GRU (bi-GRU encoder 2x256, cGRU decoder 512, additive attention, emb 256, deep
 output, output tied to the target embedding). Batch 64 x 24 source, 24 target tokens.
-Prints one JSON line like bench_train_step. Needs Debian's python3-torch (/usr/bin/python3).
-  train_step.py --model transformer|rnn [--steps N] [--warmup N] [--threads N]
+--size small-suite: configs/small/suite's shapes (Transformer d 64, ff 256, 2+2 layers; RNN
+emb 64, enc 64, dec 128; vocab 2000, batch 32 x 24), as bench_train_step --size small-suite.
+--compile: torch.compile(model) (inductor on CPU; PyTorch 2.x), compiled in the warm-up steps.
+Prints one JSON line like bench_train_step. Runs with Debian's python3-torch (1.13,
+/usr/bin/python3) or PyTorch 2.x from pip in a venv (bench/setup-torch-venv.sh).
+  train_step.py --model transformer|rnn [--size bench|small-suite] [--compile] [--steps N]
+                [--warmup N] [--threads N]
 """
 import argparse, json, math, resource, statistics, time
 import torch
@@ -16,7 +21,7 @@ B, S, T, V = 64, 24, 24, 8000
 
 
 class Transformer(nn.Module):
-    def __init__(self, d=256, heads=4, ff=1024, layers=3, p=0.1):
+    def __init__(self, d=256, heads=4, ff=1024, layers=3, p=0.1, **_):
         super().__init__()
         self.d, self.p = d, p
         self.emb = nn.Embedding(V, d)
@@ -46,7 +51,7 @@ class Transformer(nn.Module):
 
 
 class Rnn(nn.Module):
-    def __init__(self, E=256, H=256, D=512, p=0.1):
+    def __init__(self, E=256, H=256, D=512, p=0.1, **_):
         super().__init__()
         C = 2 * H
         self.p = p
@@ -85,15 +90,23 @@ def main():
     ap.add_argument("--steps", type=int, default=10)
     ap.add_argument("--warmup", type=int, default=2)
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--size", choices=["bench", "small-suite"], default="bench")
+    ap.add_argument("--compile", action="store_true")
     a = ap.parse_args()
+    global B, V
+    dims = {}
+    if a.size == "small-suite":
+        B, V = 32, 2000
+        dims = dict(d=64, ff=256, layers=2, E=64, H=64, D=128)
     torch.set_num_threads(a.threads)
     torch.manual_seed(1)
-    m = Transformer() if a.model == "transformer" else Rnn()
+    m = Transformer(**dims) if a.model == "transformer" else Rnn(**dims)
     for mod in m.modules():  # Glorot-uniform embeddings as sparselocal (N(0,1) saturates)
         if isinstance(mod, nn.Embedding):
             nn.init.xavier_uniform_(mod.weight)
     ls = 0.1 if a.model == "transformer" else 0.0
     m.train()
+    fwd = torch.compile(m) if a.compile else m
     opt = torch.optim.Adam(m.parameters(), lr=1e-4, betas=(0.9, 0.98), eps=1e-9)
     g = torch.Generator().manual_seed(7)
     src = torch.randint(4, V, (B, S), generator=g)
@@ -105,7 +118,7 @@ def main():
     for step in range(a.warmup + a.steps):
         t0 = time.perf_counter()
         opt.zero_grad(set_to_none=False)
-        logits = m(src, src_pad, tgt_in)
+        logits = fwd(src, src_pad, tgt_in)
         l = F.cross_entropy(logits.reshape(-1, V), tgt_out.reshape(-1), ignore_index=0,
                             label_smoothing=ls, reduction="sum")
         l.backward()
@@ -114,7 +127,8 @@ def main():
             secs.append(time.perf_counter() - t0)
         loss = l.item() / (B * T)
     med = statistics.median(secs)
-    print(json.dumps({"side": "pytorch", "model": a.model, "threads": a.threads,
+    side = "pytorch-compile" if a.compile else "pytorch"
+    print(json.dumps({"side": side, "model": a.model, "size": a.size, "threads": a.threads,
                       "torch": torch.__version__,
                       "params": sum(p.numel() for p in m.parameters()), "steps": a.steps,
                       "median_s": round(med, 5), "best_s": round(min(secs), 5),

@@ -1,9 +1,15 @@
 // Seconds per training step (forward + backward + Adam) of the small Transformer or the RNN
-// at the fixed shapes of issue 6: vocab 8000, batch 64 x 24 source and 24 target tokens.
-// Prints one JSON line: median/best seconds per step, target tokens/s, GFLOP/s (Transformer:
-// GEMM flops counted analytically, forward x3 for the backward), the 1024^3 sgemm ceiling
-// measured in this process, and peak RSS (getrusage).
-//   bench_train_step --model transformer|rnn [--steps N] [--warmup N] [--threads N]
+// at fixed shapes: --size bench (default; issue 6's: vocab 8000, batch 64 x 24 source and 24
+// target tokens, configs/small's models) or --size small-suite (configs/small/suite's models:
+// Transformer d 64, ff 256, 2+2 layers; RNN emb 64, enc 64, dec 128; vocab 2000, batch
+// 32 x 24). Prints one JSON line: median/best seconds per step, target tokens/s, GFLOP/s
+// (Transformer: GEMM flops counted analytically, forward x3 for the backward), the 1024^3
+// sgemm ceiling measured in this process, and peak RSS (getrusage).
+// --profile also prints, on stderr, kernel time per category per step (ProfilingDevice)
+// next to the GEMM-only floor (the step's GEMM flops at the sgemm ceiling) and the time
+// outside kernels (autograd, graph building, host work).
+//   bench_train_step --model transformer|rnn [--size bench|small-suite] [--steps N]
+//                    [--warmup N] [--threads N] [--profile]
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -16,12 +22,45 @@
 #include "common/counter_rng.h"
 #include "common/timer.h"
 #include "models/seq2seq_model.h"
+#include "tensor/profiling_device.h"
 #include "train/adam.h"
 
 namespace {
 
-constexpr int kB = 64, kS = 24, kT = 24, kV = 8000;
+int kB = 64, kS = 24, kT = 24, kV = 8000;
 
+// configs/small/suite's model shapes, batch ~800 target tokens.
+void use_small_suite_shapes(sl::ModelConfig& cfg) {
+  kB = 32;
+  kV = 2000;
+  cfg.transformer.d_model = 64;
+  cfg.transformer.ff = 256;
+  cfg.transformer.encoder_layers = cfg.transformer.decoder_layers = 2;
+  cfg.rnn.emb_dim = 64;
+  cfg.rnn.enc_dim = 64;
+  cfg.rnn.dec_dim = 128;
+}
+
+// Percentages are of the mean profiled step (the kernel times are sums over the steps).
+void print_profile(const sl::ProfilingDevice& prof, int steps, double mean_s, double ceiling) {
+  double kernels = 0;
+  for (const auto& b : prof.buckets()) kernels += b.seconds;
+  const double per = 1.0 / steps;
+  std::fprintf(stderr, "%-32s %10s %7s %10s\n", "category", "ms/step", "% step", "calls/step");
+  for (int c = 0; c < sl::ProfilingDevice::kCategoryCount; ++c) {
+    const auto& b = prof.buckets()[c];
+    if (!b.calls) continue;
+    std::fprintf(stderr, "%-32s %10.2f %6.1f%% %10.0f\n",
+                 sl::ProfilingDevice::category_name(static_cast<sl::ProfilingDevice::Category>(c)),
+                 1e3 * b.seconds * per, 100 * b.seconds * per / mean_s, b.calls * per);
+  }
+  std::fprintf(stderr, "%-32s %10.2f %6.1f%%\n", "all kernels", 1e3 * kernels * per,
+               100 * kernels * per / mean_s);
+  std::fprintf(stderr, "%-32s %10.2f %6.1f%%   (%.2f GFLOP/step at %.1f GFLOP/s)\n",
+               "GEMM-only floor", 1e3 * prof.gemm_flops() * per / (ceiling * 1e9),
+               100 * prof.gemm_flops() * per / (ceiling * 1e9) / mean_s,
+               prof.gemm_flops() * per * 1e-9, ceiling);
+}
 double transformer_flops(const sl::TransformerConfig& c) {
   const double Ns = kB * kS, Nt = kB * kT, D = c.d_model, F = c.ff;
   const double enc = 8 * Ns * D * D + 4 * kB * double(kS) * kS * D + 4 * Ns * D * F;
@@ -50,15 +89,18 @@ double sgemm_ceiling(int reps) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string model = "transformer";
+  std::string model = "transformer", size = "bench";
   int steps = 10, warmup = 2, threads = 2;
+  bool profile = false;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--model") && i + 1 < argc) model = argv[++i];
     else if (!std::strcmp(argv[i], "--steps") && i + 1 < argc) steps = std::max(1, std::atoi(argv[++i]));
     else if (!std::strcmp(argv[i], "--warmup") && i + 1 < argc) warmup = std::max(0, std::atoi(argv[++i]));
     else if (!std::strcmp(argv[i], "--threads") && i + 1 < argc) threads = std::max(1, std::atoi(argv[++i]));
+    else if (!std::strcmp(argv[i], "--size") && i + 1 < argc) size = argv[++i];
+    else if (!std::strcmp(argv[i], "--profile")) profile = true;
     else {
-      std::fprintf(stderr, "usage: %s --model transformer|rnn [--steps N] [--warmup N] [--threads N]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s --model transformer|rnn [--size bench|small-suite] [--steps N] [--warmup N] [--threads N] [--profile]\n", argv[0]);
       return 2;
     }
   }
@@ -66,9 +108,15 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "bench_train_step: --model must be transformer or rnn, got '%s'\n", model.c_str());
     return 2;
   }
+  if (size != "bench" && size != "small-suite") {
+    std::fprintf(stderr, "bench_train_step: --size must be bench or small-suite, got '%s'\n", size.c_str());
+    return 2;
+  }
   sl::set_blas_threads(threads);
-  sl::Device& dev = sl::cpu_device();
+  sl::ProfilingDevice prof(sl::cpu_device());
+  sl::Device& dev = profile ? static_cast<sl::Device&>(prof) : sl::cpu_device();
   sl::ModelConfig cfg;
+  if (size == "small-suite") use_small_suite_shapes(cfg);
   cfg.vocab_size = kV;
   cfg.type = model == "rnn" ? sl::ModelType::Rnn : sl::ModelType::Transformer;
   auto m = sl::make_model(cfg);
@@ -93,6 +141,7 @@ int main(int argc, char** argv) {
   std::vector<double> secs;
   double loss = 0;
   for (int s = 0; s < warmup + steps; ++s) {
+    if (s == warmup) prof.reset();  // profile the timed steps only
     const double t0 = sl::wall_seconds();
     arena.zero_grads();
     {
@@ -109,12 +158,15 @@ int main(int argc, char** argv) {
   const double med = secs[secs.size() / 2], best = secs.front();
   const double flops = cfg.type == sl::ModelType::Transformer ? transformer_flops(cfg.transformer) : 0;
   const double ceiling = sgemm_ceiling(5);
+  double mean = 0;
+  for (double x : secs) mean += x / secs.size();
+  if (profile) print_profile(prof, steps, mean, ceiling);
   struct rusage ru;
   getrusage(RUSAGE_SELF, &ru);
-  std::printf("{\"side\": \"sparselocal\", \"model\": \"%s\", \"threads\": %d, \"params\": %zu, "
+  std::printf("{\"side\": \"sparselocal\", \"model\": \"%s\", \"size\": \"%s\", \"profiled\": %s, \"threads\": %d, \"params\": %zu, "
               "\"steps\": %d, \"median_s\": %.5f, \"best_s\": %.5f, \"tgt_tok_per_s\": %.1f, "
               "\"gflops\": %.2f, \"sgemm_ceiling_gflops\": %.2f, \"peak_rss_mb\": %.1f, \"last_loss\": %.4f}\n",
-              model.c_str(), threads, arena.size(), steps, med, best, batch.target_tokens / med,
+              model.c_str(), size.c_str(), profile ? "true" : "false", threads, arena.size(), steps, med, best, batch.target_tokens / med,
               flops / med * 1e-9, ceiling, ru.ru_maxrss / 1024.0, loss);
   return 0;
 }

@@ -1,0 +1,111 @@
+#pragma once
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "tensor/device.h"
+
+namespace sl {
+
+// Where a training step's kernel time goes. Wraps another Device and times every kernel
+// call by category; used by bench_train_step --profile (never in training). On a CUDA
+// backend each call is followed by a synchronize so time lands on the kernel that spent it
+// (which removes overlap: the profile's total exceeds an unprofiled step).
+class ProfilingDevice : public Device {
+ public:
+  enum Category {
+    kGemm,           // gemm: linear layers, output projection
+    kBatchedGemm,    // gemm_batched: attention's small per-head products
+    kCrossEntropy,   // softmax + cross-entropy over the vocabulary, and its backward
+    kLogSoftmax,     // log_softmax (+ backward)
+    kSoftmaxMask,    // attention softmax and masking
+    kLayerNorm,      // layer_norm (+ backward)
+    kElementwise,    // fill, axpby, mul, bias, unary, reductions, dropout masks
+    kLayout,         // copy_block, permute4, copy
+    kGruCell,        // gru_cell (+ backward)
+    kEmbedding,      // embedding (+ backward)
+    kAdam,           // adam_update
+    kNorm,           // sum_squares (global-norm clipping, finiteness checks)
+    kMemory,         // alloc, release, host <-> device copies
+    kCategoryCount
+  };
+  struct Bucket {
+    double seconds = 0;
+    int64_t calls = 0;
+  };
+
+  explicit ProfilingDevice(Device& inner) : inner_(inner) {}
+  static const char* category_name(Category c);
+  const std::array<Bucket, kCategoryCount>& buckets() const { return buckets_; }
+  double gemm_flops() const { return gemm_flops_; }  // 2*M*N*K summed over gemm + gemm_batched
+  void reset();
+
+  const char* name() const override { return inner_.name(); }
+  bool is_cuda() const override { return inner_.is_cuda(); }
+  void* alloc(size_t bytes) override;
+  void release(void* p) override;
+  void to_host(void* host_dst, const void* src, size_t bytes) override;
+  void from_host(void* dst, const void* host_src, size_t bytes) override;
+  void copy(void* dst, const void* src, size_t bytes) override;
+  void synchronize() override { inner_.synchronize(); }
+  void gemm(bool trans_a, bool trans_b, int M, int N, int K, float alpha, const float* A,
+            const float* B, float beta, float* C) override;
+  void gemm_batched(bool trans_a, bool trans_b, int M, int N, int K, float alpha, const float* A,
+                    int64_t stride_a, const float* B, int64_t stride_b, float beta, float* C,
+                    int64_t stride_c, int batch) override;
+  void fill(size_t n, float value, float* y) override;
+  void axpby(size_t n, float a, const float* x, float b, float* y) override;
+  void mul(size_t n, const float* x1, const float* x2, float* y, bool accumulate) override;
+  void add_bias(int rows, int cols, const float* x, const float* bias, float* y) override;
+  void sum_rows_acc(int rows, int cols, const float* x, float* y) override;
+  void mul_rows(int rows, int cols, const float* x, const float* m, float* y,
+                bool accumulate) override;
+  void unary(Unary op, size_t n, const float* x, float* y) override;
+  void unary_backward(Unary op, size_t n, const float* x, const float* y, const float* dy,
+                      float* dx) override;
+  void reduce_sum(size_t n, const float* x, float* y, bool accumulate) override;
+  void broadcast_scalar_acc(size_t n, float alpha, const float* dy, float* dx) override;
+  double sum_squares(size_t n, const float* x) override;
+  void copy_block(int rows, int width, const float* src, int64_t src_ld, float* dst,
+                  int64_t dst_ld, bool accumulate) override;
+  void permute4(const int dims[4], const int perm[4], const float* x, float* y,
+                bool accumulate) override;
+  void embedding(int n, int dim, const float* table, const int32_t* ids, float* y) override;
+  void embedding_backward(int n, int dim, const float* dy, const int32_t* ids,
+                          float* dtable) override;
+  void softmax(int rows, int cols, const float* x, float* y) override;
+  void softmax_backward(int rows, int cols, const float* y, const float* dy, float* dx) override;
+  void log_softmax(int rows, int cols, const float* x, float* y) override;
+  void log_softmax_backward(int rows, int cols, const float* y, const float* dy,
+                            float* dx) override;
+  void layer_norm(int rows, int cols, float eps, const float* x, const float* gamma,
+                  const float* beta, float* y, float* mean, float* rstd) override;
+  void layer_norm_backward(int rows, int cols, const float* x, const float* gamma,
+                           const float* mean, const float* rstd, const float* dy, float* dx,
+                           float* dgamma, float* dbeta) override;
+  void attention_mask(int B, int H, int Tq, int Tk, const int32_t* key_lengths, bool causal,
+                      float* scores) override;
+  void dropout_mask(size_t n, float p, uint64_t seed, uint64_t stream, float* mask) override;
+  void cross_entropy(int R, int V, const float* logits, const int32_t* targets, int pad_id,
+                     float smoothing, float* loss, float* probs) override;
+  void cross_entropy_backward(int R, int V, const float* probs, const int32_t* targets,
+                              int pad_id, float smoothing, const float* dloss,
+                              float* dlogits) override;
+  void gru_cell(int B, int H, const float* xw, const float* hu, const float* h_prev, float* h,
+                float* cache) override;
+  void gru_cell_backward(int B, int H, const float* h_prev, const float* cache, const float* dh,
+                         float* dxw, float* dhu, float* dh_prev) override;
+  void adam_update(size_t n, float lr_t, float b1, float b2, float eps_t, const float* g, float* m,
+                   float* v, float* p) override;
+
+ private:
+  // Runs f on the inner device and books its time under c.
+  template <class F>
+  auto timed(Category c, F&& f) -> decltype(f());
+
+  Device& inner_;
+  std::array<Bucket, kCategoryCount> buckets_{};
+  double gemm_flops_ = 0;
+};
+
+}  // namespace sl
