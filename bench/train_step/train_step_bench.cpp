@@ -64,7 +64,7 @@ void print_profile(const sl::ProfilingDevice& prof, int steps, double mean_s, do
 double transformer_flops(const sl::TransformerConfig& c) {
   const double Ns = kB * kS, Nt = kB * kT, D = c.d_model, F = c.ff;
   const double enc = 8 * Ns * D * D + 4 * kB * double(kS) * kS * D + 4 * Ns * D * F;
-  const double dec = 8 * Nt * D * D + 4 * kB * double(kT) * kT * D  // self
+  const double dec = 8 * Nt * D * D + 4 * kB * double(kT) * kT * D                     // self
                      + 4 * Nt * D * D + 4 * Ns * D * D + 4 * kB * double(kT) * kS * D  // cross
                      + 4 * Nt * D * F;
   const double out = 2 * Nt * D * kV;
@@ -74,7 +74,8 @@ double transformer_flops(const sl::TransformerConfig& c) {
 double sgemm_ceiling(int reps) {
   sl::Device& dev = sl::cpu_device();
   const int n = 1024;
-  sl::Tensor a = sl::Tensor::zeros(dev, sl::Shape{n * n}), y = sl::Tensor::zeros(dev, sl::Shape{n * n});
+  sl::Tensor a = sl::Tensor::zeros(dev, sl::Shape{n * n}),
+             y = sl::Tensor::zeros(dev, sl::Shape{n * n});
   a.fill(0.5f);
   dev.gemm(false, false, n, n, n, 1.0f, a.f32(), a.f32(), 0.0f, y.f32());
   double best = 1e30;
@@ -93,23 +94,34 @@ int main(int argc, char** argv) {
   int steps = 10, warmup = 2, threads = 2;
   bool profile = false;
   for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--model") && i + 1 < argc) model = argv[++i];
-    else if (!std::strcmp(argv[i], "--steps") && i + 1 < argc) steps = std::max(1, std::atoi(argv[++i]));
-    else if (!std::strcmp(argv[i], "--warmup") && i + 1 < argc) warmup = std::max(0, std::atoi(argv[++i]));
-    else if (!std::strcmp(argv[i], "--threads") && i + 1 < argc) threads = std::max(1, std::atoi(argv[++i]));
-    else if (!std::strcmp(argv[i], "--size") && i + 1 < argc) size = argv[++i];
-    else if (!std::strcmp(argv[i], "--profile")) profile = true;
+    if (!std::strcmp(argv[i], "--model") && i + 1 < argc)
+      model = argv[++i];
+    else if (!std::strcmp(argv[i], "--steps") && i + 1 < argc)
+      steps = std::max(1, std::atoi(argv[++i]));
+    else if (!std::strcmp(argv[i], "--warmup") && i + 1 < argc)
+      warmup = std::max(0, std::atoi(argv[++i]));
+    else if (!std::strcmp(argv[i], "--threads") && i + 1 < argc)
+      threads = std::max(1, std::atoi(argv[++i]));
+    else if (!std::strcmp(argv[i], "--size") && i + 1 < argc)
+      size = argv[++i];
+    else if (!std::strcmp(argv[i], "--profile"))
+      profile = true;
     else {
-      std::fprintf(stderr, "usage: %s --model transformer|rnn [--size bench|small-suite] [--steps N] [--warmup N] [--threads N] [--profile]\n", argv[0]);
+      std::fprintf(stderr,
+                   "usage: %s --model transformer|rnn [--size bench|small-suite] [--steps N] "
+                   "[--warmup N] [--threads N] [--profile]\n",
+                   argv[0]);
       return 2;
     }
   }
   if (model != "transformer" && model != "rnn") {
-    std::fprintf(stderr, "bench_train_step: --model must be transformer or rnn, got '%s'\n", model.c_str());
+    std::fprintf(stderr, "bench_train_step: --model must be transformer or rnn, got '%s'\n",
+                 model.c_str());
     return 2;
   }
   if (size != "bench" && size != "small-suite") {
-    std::fprintf(stderr, "bench_train_step: --size must be bench or small-suite, got '%s'\n", size.c_str());
+    std::fprintf(stderr, "bench_train_step: --size must be bench or small-suite, got '%s'\n",
+                 size.c_str());
     return 2;
   }
   sl::set_blas_threads(threads);
@@ -128,7 +140,8 @@ int main(int argc, char** argv) {
 
   // Full-length sentences: no padding, 64 x 24 = 1536 target tokens.
   std::vector<int32_t> src(kB * kS), len(kB, kS), tin(kB * kT), tout(kB * kT);
-  for (int i = 0; i < kB * kS; ++i) src[i] = 4 + static_cast<int32_t>(sl::counter_hash(7, 0, i) % (kV - 4));
+  for (int i = 0; i < kB * kS; ++i)
+    src[i] = 4 + static_cast<int32_t>(sl::counter_hash(7, 0, i) % (kV - 4));
   for (int b = 0; b < kB; ++b)
     for (int t = 0; t < kT; ++t) {
       const int32_t y = 4 + static_cast<int32_t>(sl::counter_hash(7, 1, b * kT + t) % (kV - 4));
@@ -156,17 +169,21 @@ int main(int argc, char** argv) {
   }
   std::sort(secs.begin(), secs.end());
   const double med = secs[secs.size() / 2], best = secs.front();
-  const double flops = cfg.type == sl::ModelType::Transformer ? transformer_flops(cfg.transformer) : 0;
+  const double flops =
+      cfg.type == sl::ModelType::Transformer ? transformer_flops(cfg.transformer) : 0;
   const double ceiling = sgemm_ceiling(5);
   double mean = 0;
   for (double x : secs) mean += x / secs.size();
   if (profile) print_profile(prof, steps, mean, ceiling);
   struct rusage ru;
   getrusage(RUSAGE_SELF, &ru);
-  std::printf("{\"side\": \"sparselocal\", \"model\": \"%s\", \"size\": \"%s\", \"profiled\": %s, \"threads\": %d, \"params\": %zu, "
-              "\"steps\": %d, \"median_s\": %.5f, \"best_s\": %.5f, \"tgt_tok_per_s\": %.1f, "
-              "\"gflops\": %.2f, \"sgemm_ceiling_gflops\": %.2f, \"peak_rss_mb\": %.1f, \"last_loss\": %.4f}\n",
-              model.c_str(), size.c_str(), profile ? "true" : "false", threads, arena.size(), steps, med, best, batch.target_tokens / med,
-              flops / med * 1e-9, ceiling, ru.ru_maxrss / 1024.0, loss);
+  std::printf(
+      "{\"side\": \"sparselocal\", \"model\": \"%s\", \"size\": \"%s\", \"profiled\": %s, "
+      "\"threads\": %d, \"params\": %zu, "
+      "\"steps\": %d, \"median_s\": %.5f, \"best_s\": %.5f, \"tgt_tok_per_s\": %.1f, "
+      "\"gflops\": %.2f, \"sgemm_ceiling_gflops\": %.2f, \"peak_rss_mb\": %.1f, \"last_loss\": "
+      "%.4f}\n",
+      model.c_str(), size.c_str(), profile ? "true" : "false", threads, arena.size(), steps, med,
+      best, batch.target_tokens / med, flops / med * 1e-9, ceiling, ru.ru_maxrss / 1024.0, loss);
   return 0;
 }

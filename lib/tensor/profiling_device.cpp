@@ -5,11 +5,19 @@
 namespace sl {
 
 const char* ProfilingDevice::category_name(Category c) {
-  static const char* names[kCategoryCount] = {
-      "GEMM (linear layers, output)", "batched GEMM (attention)", "softmax+cross-entropy (vocab)",
-      "log-softmax", "attention softmax + mask", "layer norm", "element-wise + dropout",
-      "layout (concat/slice/permute)", "GRU cell", "embedding", "Adam", "norms (clip, checks)",
-      "memory (alloc, host copies)"};
+  static const char* names[kCategoryCount] = {"GEMM (linear layers, output)",
+                                              "batched GEMM (attention)",
+                                              "softmax+cross-entropy (vocab)",
+                                              "log-softmax",
+                                              "attention softmax + mask",
+                                              "layer norm",
+                                              "element-wise + dropout",
+                                              "layout (concat/slice/permute)",
+                                              "GRU cell",
+                                              "embedding",
+                                              "Adam",
+                                              "norms (clip, checks)",
+                                              "memory (alloc, host copies)"};
   return names[c];
 }
 
@@ -53,14 +61,21 @@ void ProfilingDevice::copy(void* dst, const void* src, size_t bytes) {
   timed(kLayout, [&] { inner_.copy(dst, src, bytes); });
 }
 
-void ProfilingDevice::gemm(bool trans_a, bool trans_b, int M, int N, int K, float alpha, const float* A, const float* B, float beta, float* C) {
+void ProfilingDevice::gemm(bool trans_a, bool trans_b, int M, int N, int K, float alpha,
+                           const float* A, const float* B, float beta, float* C) {
   gemm_flops_ += 2.0 * M * N * K;
   timed(kGemm, [&] { inner_.gemm(trans_a, trans_b, M, N, K, alpha, A, B, beta, C); });
 }
 
-void ProfilingDevice::gemm_batched(bool trans_a, bool trans_b, int M, int N, int K, float alpha, const float* A, int64_t stride_a, const float* B, int64_t stride_b, float beta, float* C, int64_t stride_c, int batch) {
+void ProfilingDevice::gemm_batched(bool trans_a, bool trans_b, int M, int N, int K, float alpha,
+                                   const float* A, int64_t stride_a, const float* B,
+                                   int64_t stride_b, float beta, float* C, int64_t stride_c,
+                                   int batch) {
   gemm_flops_ += 2.0 * M * N * K * batch;
-  timed(kBatchedGemm, [&] { inner_.gemm_batched(trans_a, trans_b, M, N, K, alpha, A, stride_a, B, stride_b, beta, C, stride_c, batch); });
+  timed(kBatchedGemm, [&] {
+    inner_.gemm_batched(trans_a, trans_b, M, N, K, alpha, A, stride_a, B, stride_b, beta, C,
+                        stride_c, batch);
+  });
 }
 
 void ProfilingDevice::fill(size_t n, float value, float* y) {
@@ -83,7 +98,8 @@ void ProfilingDevice::sum_rows_acc(int rows, int cols, const float* x, float* y)
   timed(kElementwise, [&] { inner_.sum_rows_acc(rows, cols, x, y); });
 }
 
-void ProfilingDevice::mul_rows(int rows, int cols, const float* x, const float* m, float* y, bool accumulate) {
+void ProfilingDevice::mul_rows(int rows, int cols, const float* x, const float* m, float* y,
+                               bool accumulate) {
   timed(kElementwise, [&] { inner_.mul_rows(rows, cols, x, m, y, accumulate); });
 }
 
@@ -91,7 +107,8 @@ void ProfilingDevice::unary(Unary op, size_t n, const float* x, float* y) {
   timed(kElementwise, [&] { inner_.unary(op, n, x, y); });
 }
 
-void ProfilingDevice::unary_backward(Unary op, size_t n, const float* x, const float* y, const float* dy, float* dx) {
+void ProfilingDevice::unary_backward(Unary op, size_t n, const float* x, const float* y,
+                                     const float* dy, float* dx) {
   timed(kElementwise, [&] { inner_.unary_backward(op, n, x, y, dy, dx); });
 }
 
@@ -107,11 +124,13 @@ double ProfilingDevice::sum_squares(size_t n, const float* x) {
   return timed(kNorm, [&] { return inner_.sum_squares(n, x); });
 }
 
-void ProfilingDevice::copy_block(int rows, int width, const float* src, int64_t src_ld, float* dst, int64_t dst_ld, bool accumulate) {
+void ProfilingDevice::copy_block(int rows, int width, const float* src, int64_t src_ld, float* dst,
+                                 int64_t dst_ld, bool accumulate) {
   timed(kLayout, [&] { inner_.copy_block(rows, width, src, src_ld, dst, dst_ld, accumulate); });
 }
 
-void ProfilingDevice::permute4(const int dims[4], const int perm[4], const float* x, float* y, bool accumulate) {
+void ProfilingDevice::permute4(const int dims[4], const int perm[4], const float* x, float* y,
+                               bool accumulate) {
   timed(kLayout, [&] { inner_.permute4(dims, perm, x, y, accumulate); });
 }
 
@@ -119,7 +138,8 @@ void ProfilingDevice::embedding(int n, int dim, const float* table, const int32_
   timed(kEmbedding, [&] { inner_.embedding(n, dim, table, ids, y); });
 }
 
-void ProfilingDevice::embedding_backward(int n, int dim, const float* dy, const int32_t* ids, float* dtable) {
+void ProfilingDevice::embedding_backward(int n, int dim, const float* dy, const int32_t* ids,
+                                         float* dtable) {
   timed(kEmbedding, [&] { inner_.embedding_backward(n, dim, dy, ids, dtable); });
 }
 
@@ -127,7 +147,8 @@ void ProfilingDevice::softmax(int rows, int cols, const float* x, float* y) {
   timed(kSoftmaxMask, [&] { inner_.softmax(rows, cols, x, y); });
 }
 
-void ProfilingDevice::softmax_backward(int rows, int cols, const float* y, const float* dy, float* dx) {
+void ProfilingDevice::softmax_backward(int rows, int cols, const float* y, const float* dy,
+                                       float* dx) {
   timed(kSoftmaxMask, [&] { inner_.softmax_backward(rows, cols, y, dy, dx); });
 }
 
@@ -135,19 +156,26 @@ void ProfilingDevice::log_softmax(int rows, int cols, const float* x, float* y) 
   timed(kLogSoftmax, [&] { inner_.log_softmax(rows, cols, x, y); });
 }
 
-void ProfilingDevice::log_softmax_backward(int rows, int cols, const float* y, const float* dy, float* dx) {
+void ProfilingDevice::log_softmax_backward(int rows, int cols, const float* y, const float* dy,
+                                           float* dx) {
   timed(kLogSoftmax, [&] { inner_.log_softmax_backward(rows, cols, y, dy, dx); });
 }
 
-void ProfilingDevice::layer_norm(int rows, int cols, float eps, const float* x, const float* gamma, const float* beta, float* y, float* mean, float* rstd) {
+void ProfilingDevice::layer_norm(int rows, int cols, float eps, const float* x, const float* gamma,
+                                 const float* beta, float* y, float* mean, float* rstd) {
   timed(kLayerNorm, [&] { inner_.layer_norm(rows, cols, eps, x, gamma, beta, y, mean, rstd); });
 }
 
-void ProfilingDevice::layer_norm_backward(int rows, int cols, const float* x, const float* gamma, const float* mean, const float* rstd, const float* dy, float* dx, float* dgamma, float* dbeta) {
-  timed(kLayerNorm, [&] { inner_.layer_norm_backward(rows, cols, x, gamma, mean, rstd, dy, dx, dgamma, dbeta); });
+void ProfilingDevice::layer_norm_backward(int rows, int cols, const float* x, const float* gamma,
+                                          const float* mean, const float* rstd, const float* dy,
+                                          float* dx, float* dgamma, float* dbeta) {
+  timed(kLayerNorm, [&] {
+    inner_.layer_norm_backward(rows, cols, x, gamma, mean, rstd, dy, dx, dgamma, dbeta);
+  });
 }
 
-void ProfilingDevice::attention_mask(int B, int H, int Tq, int Tk, const int32_t* key_lengths, bool causal, float* scores) {
+void ProfilingDevice::attention_mask(int B, int H, int Tq, int Tk, const int32_t* key_lengths,
+                                     bool causal, float* scores) {
   timed(kSoftmaxMask, [&] { inner_.attention_mask(B, H, Tq, Tk, key_lengths, causal, scores); });
 }
 
@@ -155,23 +183,32 @@ void ProfilingDevice::dropout_mask(size_t n, float p, uint64_t seed, uint64_t st
   timed(kElementwise, [&] { inner_.dropout_mask(n, p, seed, stream, mask); });
 }
 
-void ProfilingDevice::cross_entropy(int R, int V, const float* logits, const int32_t* targets, int pad_id, float smoothing, float* loss, float* probs) {
-  timed(kCrossEntropy, [&] { inner_.cross_entropy(R, V, logits, targets, pad_id, smoothing, loss, probs); });
+void ProfilingDevice::cross_entropy(int R, int V, const float* logits, const int32_t* targets,
+                                    int pad_id, float smoothing, float* loss, float* probs) {
+  timed(kCrossEntropy,
+        [&] { inner_.cross_entropy(R, V, logits, targets, pad_id, smoothing, loss, probs); });
 }
 
-void ProfilingDevice::cross_entropy_backward(int R, int V, const float* probs, const int32_t* targets, int pad_id, float smoothing, const float* dloss, float* dlogits) {
-  timed(kCrossEntropy, [&] { inner_.cross_entropy_backward(R, V, probs, targets, pad_id, smoothing, dloss, dlogits); });
+void ProfilingDevice::cross_entropy_backward(int R, int V, const float* probs,
+                                             const int32_t* targets, int pad_id, float smoothing,
+                                             const float* dloss, float* dlogits) {
+  timed(kCrossEntropy, [&] {
+    inner_.cross_entropy_backward(R, V, probs, targets, pad_id, smoothing, dloss, dlogits);
+  });
 }
 
-void ProfilingDevice::gru_cell(int B, int H, const float* xw, const float* hu, const float* h_prev, float* h, float* cache) {
+void ProfilingDevice::gru_cell(int B, int H, const float* xw, const float* hu, const float* h_prev,
+                               float* h, float* cache) {
   timed(kGruCell, [&] { inner_.gru_cell(B, H, xw, hu, h_prev, h, cache); });
 }
 
-void ProfilingDevice::gru_cell_backward(int B, int H, const float* h_prev, const float* cache, const float* dh, float* dxw, float* dhu, float* dh_prev) {
+void ProfilingDevice::gru_cell_backward(int B, int H, const float* h_prev, const float* cache,
+                                        const float* dh, float* dxw, float* dhu, float* dh_prev) {
   timed(kGruCell, [&] { inner_.gru_cell_backward(B, H, h_prev, cache, dh, dxw, dhu, dh_prev); });
 }
 
-void ProfilingDevice::adam_update(size_t n, float lr_t, float b1, float b2, float eps_t, const float* g, float* m, float* v, float* p) {
+void ProfilingDevice::adam_update(size_t n, float lr_t, float b1, float b2, float eps_t,
+                                  const float* g, float* m, float* v, float* p) {
   timed(kAdam, [&] { inner_.adam_update(n, lr_t, b1, b2, eps_t, g, m, v, p); });
 }
 

@@ -14,19 +14,19 @@ namespace sl {
 class ProfilingDevice : public Device {
  public:
   enum Category {
-    kGemm,           // gemm: linear layers, output projection
-    kBatchedGemm,    // gemm_batched: attention's small per-head products
-    kCrossEntropy,   // softmax + cross-entropy over the vocabulary, and its backward
-    kLogSoftmax,     // log_softmax (+ backward)
-    kSoftmaxMask,    // attention softmax and masking
-    kLayerNorm,      // layer_norm (+ backward)
-    kElementwise,    // fill, axpby, mul, bias, unary, reductions, dropout masks
-    kLayout,         // copy_block, permute4, copy
-    kGruCell,        // gru_cell (+ backward)
-    kEmbedding,      // embedding (+ backward)
-    kAdam,           // adam_update
-    kNorm,           // sum_squares (global-norm clipping, finiteness checks)
-    kMemory,         // alloc, release, host <-> device copies
+    kGemm,          // gemm: linear layers, output projection
+    kBatchedGemm,   // gemm_batched: attention's small per-head products
+    kCrossEntropy,  // softmax + cross-entropy over the vocabulary, and its backward
+    kLogSoftmax,    // log_softmax (+ backward)
+    kSoftmaxMask,   // attention softmax and masking
+    kLayerNorm,     // layer_norm (+ backward)
+    kElementwise,   // fill, axpby, mul, bias, unary, reductions, dropout masks
+    kLayout,        // copy_block, permute4, copy
+    kGruCell,       // gru_cell (+ backward)
+    kEmbedding,     // embedding (+ backward)
+    kAdam,          // adam_update
+    kNorm,          // sum_squares (global-norm clipping, finiteness checks)
+    kMemory,        // alloc, release, host <-> device copies
     kCategoryCount
   };
   struct Bucket {
@@ -66,8 +66,8 @@ class ProfilingDevice : public Device {
   void reduce_sum(size_t n, const float* x, float* y, bool accumulate) override;
   void broadcast_scalar_acc(size_t n, float alpha, const float* dy, float* dx) override;
   double sum_squares(size_t n, const float* x) override;
-  void copy_block(int rows, int width, const float* src, int64_t src_ld, float* dst,
-                  int64_t dst_ld, bool accumulate) override;
+  void copy_block(int rows, int width, const float* src, int64_t src_ld, float* dst, int64_t dst_ld,
+                  bool accumulate) override;
   void permute4(const int dims[4], const int perm[4], const float* x, float* y,
                 bool accumulate) override;
   void embedding(int n, int dim, const float* table, const int32_t* ids, float* y) override;
@@ -88,9 +88,8 @@ class ProfilingDevice : public Device {
   void dropout_mask(size_t n, float p, uint64_t seed, uint64_t stream, float* mask) override;
   void cross_entropy(int R, int V, const float* logits, const int32_t* targets, int pad_id,
                      float smoothing, float* loss, float* probs) override;
-  void cross_entropy_backward(int R, int V, const float* probs, const int32_t* targets,
-                              int pad_id, float smoothing, const float* dloss,
-                              float* dlogits) override;
+  void cross_entropy_backward(int R, int V, const float* probs, const int32_t* targets, int pad_id,
+                              float smoothing, const float* dloss, float* dlogits) override;
   void gru_cell(int B, int H, const float* xw, const float* hu, const float* h_prev, float* h,
                 float* cache) override;
   void gru_cell_backward(int B, int H, const float* h_prev, const float* cache, const float* dh,
