@@ -279,7 +279,7 @@ def profile_rows(model, variants, d4, d1, hits, profiles, latency_us, networks):
 
 
 def draw(plt, model, variants, d4, d1, hits, fsel, profiles, cs, bs, latency_us, key, target,
-         how, out_dir):
+         how, out_dir, tag_suffix=""):
     import matplotlib.colors as mcolors
     names = []
     for ref, tag, title in ((d4, "dense4", "4-node dense"), (d1, "1node", "1 node")):
@@ -343,7 +343,7 @@ def draw(plt, model, variants, d4, d1, hits, fsel, profiles, cs, bs, latency_us,
             cb = fig.colorbar(mesh, ax=axes, shrink=0.8)
             cb.set_ticks([-2, -1, math.log2(2 / 3), 0, math.log2(1.5), 1, 2])
             cb.set_ticklabels(["0.25x", "0.5x", "0.67x", "1x", "1.5x", "2x", "4x"])
-        name = f"{model}-speedup-map-vs-{tag}.png"
+        name = f"{model}-speedup-map{tag_suffix}-vs-{tag}.png"
         fig.savefig(os.path.join(out_dir, name), dpi=110)
         plt.close(fig)
         names.append(name)
@@ -376,6 +376,7 @@ def main(argv):
     p.add_argument("--ref4", help="variant name of the 4-node dense reference")
     p.add_argument("--ref1", help="variant name of the 1-node reference")
     p.add_argument("--no-plot", action="store_true")
+    p.add_argument("--tag", default="", help="suffix of the output file names (e.g. -ce4.0)")
     args = p.parse_args(argv)
     if not os.path.isdir(args.results_dir):
         print(f"speedup_map.py: error: {args.results_dir}: not a directory", file=sys.stderr)
@@ -443,13 +444,13 @@ def main(argv):
         out += [""]
         if plt is not None:
             figures += draw(plt, model, variants, d4, d1, hits, fsel, profiles, cs, bs,
-                            args.latency_us, key, target, how, out_dir)
+                            args.latency_us, key, target, how, out_dir, args.tag)
     if figures:
         out += ["## Figures", ""] + [f"- [{f}]({f})" for f in figures] + [""]
     if notes.lines:
         out += ["## Notes", ""] + ["- " + n for n in notes.lines]
     text = "\n".join(out) + "\n"
-    path = os.path.join(out_dir, "speedup-map.md")
+    path = os.path.join(out_dir, f"speedup-map{args.tag}.md")
     with open(path + ".tmp", "w", encoding="utf-8") as f:
         f.write(text)
     os.replace(path + ".tmp", path)

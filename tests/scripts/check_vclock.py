@@ -135,6 +135,35 @@ def main(argv):
     ]:
         if line not in r.stdout:
             FAIL.append(f"speedup_map.py output lacks: {line!r}")
+    # 9. claims.py --v2 on the same runs: mean +- sd over seeds (sample sd), steps to target,
+    #    best value and step of a miss, virtual time per profile. partial: last dev CE 2.8, 2.9
+    #    -> 2.850 +- 0.071; steps 200, 300 -> 250 +- 71; 1gbe times 12.25, 18.375 -> 15.3 +- 4.3,
+    #    1.30x / 1.96x (as above); 10gbe: dense4 15 + 0.48 + 0.072 = 15.552, partial (12.052 +
+    #    18.078) / 2 = 15.065 -> 1.03x. Plateau target: 1.02 x 3.0 = 3.060.
+    r = subprocess.run([sys.executable, os.path.join(repo, "scripts", "claims.py"), root, "--v2",
+                        "--profile", prof_path], capture_output=True, text=True, timeout=120)
+    if r.returncode != 0:
+        FAIL.append(f"claims.py --v2 exit {r.returncode}: {r.stderr}")
+    for line in [
+        "| tf-4node-partial | sparse+partial | 4 | 2 | 300 | 2.850 +- 0.071 (n=2) |",
+        "#### transformer: dev CE <= 3.060 (102% of 4-node dense's plateau dev CE 3.000)",
+        "| tf-4node-partial | 2 | 250 +- 71 (n=2) | reached by every seed |",
+        "| tf-4node-sparse | 1 | - | not reached by 1/1 seed(s) (tf-4node-sparse: best 3.500 at step 300) |",
+        "| fix | 1gbe | tf-4node-partial | 15.3 +- 4.3 (n=2) | 1.30x | 1.96x |",
+        "| fix | 10gbe | tf-4node-partial | 15.1 +- 4.3 (n=2) | 1.03x | 1.99x |",
+        "4-node dense reaches it at step(s) 300 of 300 (100% of its run).",
+    ]:
+        if line not in r.stdout:
+            FAIL.append(f"claims.py --v2 output lacks: {line!r}")
+
+    # 10. Plateau: mean over the last 20% of the run's validations, relative change over it.
+    class Fake:
+        def values(self, key):
+            return [[(100, 4.0), (800, 3.0), (900, 2.9), (1000, 2.95)],
+                    [(100, 4.0), (800, 3.2), (900, 3.1), (1000, 3.1)]]
+    pv, ch = speedup_map.plateau(Fake(), "dev_ce")
+    close("plateau value", pv, ((3.0 + 2.9 + 2.95) / 3 + (3.2 + 3.1 + 3.1) / 3) / 2)
+    close("plateau change", ch, ((2.95 - 3.0) / 3.0 + (3.1 - 3.2) / 3.2) / 2)
     try:
         import matplotlib  # noqa: F401
         r = subprocess.run([sys.executable, os.path.join(repo, "scripts", "speedup_map.py"), root,
