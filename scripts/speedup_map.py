@@ -376,6 +376,7 @@ def main(argv):
     p.add_argument("--ref4", help="variant name of the 4-node dense reference")
     p.add_argument("--ref1", help="variant name of the 1-node reference")
     p.add_argument("--no-plot", action="store_true")
+    p.add_argument("--model", help="only this model type (e.g. transformer)")
     p.add_argument("--tag", default="", help="suffix of the output file names (e.g. -ce4.0)")
     args = p.parse_args(argv)
     if not os.path.isdir(args.results_dir):
@@ -383,7 +384,7 @@ def main(argv):
         return 2
     notes = plot.Notes()
     exps = [plot.Experiment(d, args.results_dir, notes) for d in plot.find_experiment_dirs(args.results_dir)]
-    exps = [e for e in exps if e.valid]
+    exps = [e for e in exps if e.valid and (args.model is None or e.model == args.model)]
     if not exps:
         print(f"speedup_map.py: error: no experiments with validations under {args.results_dir}",
               file=sys.stderr)
