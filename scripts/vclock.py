@@ -350,6 +350,29 @@ class RunClock:
         return piecewise_sum(self.sel_points, t) / (t * c_measured)
 
 
+def merge_into(base, top):
+    for k, v in top.items():
+        if isinstance(v, dict) and isinstance(base.get(k), dict):
+            merge_into(base[k], v)
+        else:
+            base[k] = v
+
+
+def load_config(path, depth=0):
+    """A config file with its "extends" chain merged (as lib/experiment/config_loader.cpp);
+    defaults the trainer adds are not filled in (a run's config.json has them all)."""
+    with open(path, encoding="utf-8") as f:
+        j = json.load(f)
+    base = j.pop("extends", None)
+    if base is None or depth > 8:
+        return j
+    if not os.path.isabs(base):
+        base = os.path.join(os.path.dirname(path), base)
+    merged = load_config(base, depth + 1)
+    merge_into(merged, j)
+    return merged
+
+
 def network_of(args):
     if args.bandwidth_gbps is not None:
         return args.bandwidth_gbps, args.latency_us
@@ -376,8 +399,7 @@ def main(argv):
     m.add_argument("run_dirs", nargs="+")
     args = p.parse_args(argv)
     if args.cmd == "flops":
-        with open(args.config, encoding="utf-8") as fh:
-            config = json.load(fh)
+        config = load_config(args.config)
         total, terms = flops_per_step(config, args.tgt_tokens)
         for k, v in terms.items():
             print(f"{k:45s} {v / 1e6:12.2f} MFLOP  {100 * v / total:5.1f}%")

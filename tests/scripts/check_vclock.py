@@ -77,6 +77,17 @@ def main(argv):
     # attention 10*(16+5*(4+6))=660, deep output 10*12*2=240, output 10*2*10=200 -> 4160
     close("rnn FLOPs", vclock.flops_per_step(rcfg, 10, 1.0, 5.0)[0], 6 * 4160)
 
+    # 5b. "extends" chains merge like config_loader.cpp: the top file wins, objects merge.
+    with open(os.path.join(work, "base.json"), "w") as f:
+        json.dump({"model": {"type": "rnn", "emb_dim": 9}, "data": {"batch_tokens": 10}}, f)
+    with open(os.path.join(work, "top.json"), "w") as f:
+        json.dump({"extends": "base.json", "model": {"emb_dim": 2, "enc_dim": 3, "dec_dim": 4,
+                                                     "vocab_size": 10}}, f)
+    merged = vclock.load_config(os.path.join(work, "top.json"))
+    if merged.get("model", {}).get("type") != "rnn" or merged["model"].get("emb_dim") != 2:
+        FAIL.append(f"load_config merge: {merged}")
+    close("rnn FLOPs via extends", vclock.flops_per_step(merged, 10, 1.0, 5.0)[0], 6 * 4160)
+
     # 6. Profiles: seconds_per_step match, else overhead + FLOPs / sustained.
     prof_path = os.path.join(work, "fix-profile.json")
     with open(prof_path, "w") as f:
