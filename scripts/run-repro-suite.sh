@@ -28,5 +28,5 @@ for p in "${pids[@]}"; do wait "$p" || status=$?; done
 [ $status = 0 ] || { echo "run-repro-suite: a suite failed (exit $status)" >&2; exit $status; }
 "$PY" scripts/claims.py results/repro --v2 --out results/repro/claims.md > /dev/null
 "$PY" scripts/speedup_map.py results/repro --out results/repro/figures > /dev/null
-"$PY" scripts/plot.py results/repro --network 1gbe
+"$PY" scripts/plot.py results/repro --network 1gbe --bands --profile configs/hardware/gpu-class-assumed.json --profile configs/hardware/cpu-here-1thread.json
 echo "run-repro-suite: done in $((SECONDS - start)) s; see results/repro/claims.md and results/repro/figures/"

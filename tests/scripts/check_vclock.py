@@ -184,6 +184,15 @@ def main(argv):
         for name in ("transformer-speedup-map-vs-dense4.png", "transformer-speedup-map-vs-1node.png"):
             if r.returncode != 0 or not os.path.isfile(os.path.join(work, "map-fig", name)):
                 FAIL.append(f"figure {name} not written (exit {r.returncode}: {r.stderr[-500:]})")
+        # plot.py --profile / --bands: virtual-clock curves and seed bands
+        r = subprocess.run([sys.executable, os.path.join(repo, "scripts", "plot.py"), root,
+                            "--profile", prof_path, "--bands", "--out", os.path.join(work, "plots")],
+                           capture_output=True, text=True, timeout=120)
+        for name in ("transformer-dev_ce-vs-virtual-fix-1gbe.png",
+                     "transformer-dev_ce-bands-vs-steps.png",
+                     "transformer-dev_ce-bands-vs-virtual-fix-1gbe.png"):
+            if r.returncode != 0 or not os.path.isfile(os.path.join(work, "plots", name)):
+                FAIL.append(f"plot.py figure {name} not written (exit {r.returncode}: {r.stderr[-500:]})")
     except ImportError:
         print("check_vclock: matplotlib missing; figure not checked")
     for f in FAIL:
