@@ -96,6 +96,31 @@ def rnn_macs(m, V, src_tok, tgt_tok, src_len, tgt_len):
     return t
 
 
+def parameter_count(config):
+    """Parameters of the model from the same shapes the FLOP counter uses (weights, biases,
+    layer norms, embeddings once per table): a check that the counter reads the shapes of
+    lib/models/*.cpp right -- it must equal summary.json's `parameters`."""
+    m = config["model"]
+    V = model_vocab(config)
+    tied = m.get("tied_embeddings", "all")
+    lin = lambda i, o, bias=True: i * o + (o if bias else 0)  # noqa: E731
+    if m.get("type") == "transformer":
+        D, F = m["d_model"], m["ff"]
+        att = 4 * lin(D, D)
+        ffn = lin(D, F) + lin(F, D)
+        enc = m["encoder_layers"] * (att + ffn + 2 * 2 * D)
+        dec = m["decoder_layers"] * (2 * att + ffn + 3 * 2 * D)
+        final = 2 * 2 * D if m.get("norm") == "pre" else 0
+        tables = {"all": 1, "output": 2, "none": 3}[tied] * V * D
+        return tables + V + enc + dec + final
+    E, H, Dd, L = m["emb_dim"], m["enc_dim"], m["dec_dim"], m.get("enc_layers", 1)
+    C = 2 * H
+    gru = lambda i, d: lin(i, 3 * d) + lin(d, 3 * d)  # noqa: E731
+    tables = {"all": 1, "output": 2, "none": 3}[tied] * V * E
+    return (tables + V + 2 * gru(E, H) + (L - 1) * gru(C, C) + lin(C, Dd) + gru(E, Dd) +
+            lin(Dd, Dd, False) + lin(C, Dd) + lin(Dd, 1, False) + gru(C, Dd) + lin(Dd + C + E, E))
+
+
 def model_vocab(config):
     m, d = config.get("model", {}), config.get("data", {})
     return int(m.get("vocab_size") or d.get("vocab_size"))
@@ -404,6 +429,7 @@ def main(argv):
         for k, v in terms.items():
             print(f"{k:45s} {v / 1e6:12.2f} MFLOP  {100 * v / total:5.1f}%")
         print(f"{'total per node and step':45s} {total / 1e9:12.4f} GFLOP")
+        print(f"{'parameters (from the same shapes)':45s} {parameter_count(config):12d}")
         return 0
     if args.cmd == "clock":
         profile = load_profile(args.profile)

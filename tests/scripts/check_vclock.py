@@ -88,6 +88,13 @@ def main(argv):
         FAIL.append(f"load_config merge: {merged}")
     close("rnn FLOPs via extends", vclock.flops_per_step(merged, 10, 1.0, 5.0)[0], 6 * 4160)
 
+    # 5c. The counter's shapes give the committed runs' parameter counts (summary.json).
+    for run, want in (("transformer/transformer-4node-dense", 363472), ("rnn/rnn-4node-dense", 551568)):
+        path = os.path.join(repo, "results", "small", run, "config.json")
+        if os.path.isfile(path):
+            with open(path) as f:
+                close(f"parameter_count {run}", vclock.parameter_count(json.load(f)), want)
+
     # 6. Profiles: seconds_per_step match, else overhead + FLOPs / sustained.
     prof_path = os.path.join(work, "fix-profile.json")
     with open(prof_path, "w") as f:
