@@ -2,6 +2,8 @@
 """The numbers behind each claim of ../shared/PAPER.md, from run-experiment result directories.
 
 Usage: claims.py RESULTS_DIR [--network 1gbe] [--target-bleu X] [--target-ce Y] [--out FILE]
+                 [--v2 [--profile configs/hardware/P.json ...] [--ce-margin 0.02]
+                       [--bleu-fraction 0.95]]
 
 Reads the same JSON files as plot.py (it reuses plot.py's reader), groups the runs by model
 type and prints markdown: claim 1 (sparse-only vs dense), claim 2 (sparse+local vs
@@ -9,6 +11,15 @@ sparse-only), claim 3 (modeled time to a target dev BLEU and dev cross-entropy: 
 4-node dense and vs 1 node)
 and claim 4 (divergence of the node copies at the averaging steps). It states numbers, not
 verdicts: REPORT.md reads them. Needs no plotting libraries.
+
+--v2 adds the tables of the reproduction-v2 suite (configs/repro/, issue 13): runs that differ
+only by a trailing -s<seed> are one variant; mean +- sd over seeds of the dev/test metrics;
+the plateau check of 4-node dense (relative change of dev CE over the last 20% of its run);
+targets from that plateau (dev CE <= (1 + ce-margin) x plateau, dev BLEU >= bleu-fraction x
+plateau) with the step 4-node dense reaches them; for each variant the steps to each target
+(mean +- sd over seeds) or, for seeds that miss, the best value and its step; and the
+virtual-clock time to target (scripts/vclock.py) for every hardware profile x preset network,
+with speed-ups over 4-node dense and over 1 node.
 Exit status: 0 done, 2 bad arguments or no experiments.
 """
 import argparse
@@ -158,6 +169,93 @@ def claim4(model, group):
                                       "of theta_n - mean_m theta_m.", ""]
 
 
+def mean_sd(xs, digits=3):
+    """'m +- sd (n)' over seeds; sd is the sample standard deviation (n - 1)."""
+    xs = [x for x in xs if x is not None]
+    if not xs:
+        return "n/a"
+    if len(xs) == 1:
+        return f"{xs[0]:.{digits}f} (n=1)"
+    import statistics
+    return f"{statistics.mean(xs):.{digits}f} +- {statistics.stdev(xs):.{digits}f} (n={len(xs)})"
+
+
+def v2_sections(exps, args):
+    import speedup_map
+    import vclock
+    profiles = speedup_map.load_profiles(args.profile)
+    out = ["## v2: variants over seeds (mean +- sd)", ""]
+    groups = speedup_map.group_variants([e for e in exps if e.valid])
+    for model, variants in groups.items():
+        rows = []
+        for v in variants:
+            ce = v.values("dev_ce")
+            bl = v.values("bleu")
+            rows.append([v.name, v.method, str(v.nodes), str(len(v.runs)), str(v.steps),
+                         mean_sd([s[-1][1] if s else None for s in ce]),
+                         mean_sd([speedup_map.best_of(s, "dev_ce")[0] for s in ce]),
+                         mean_sd([speedup_map.best_of(s, "bleu")[0] for s in bl], 2),
+                         mean_sd([r.test_bleu for r in v.runs], 2)])
+        out += [f"### {model}", ""] + table(
+            ["variant", "method", "nodes", "seeds", "steps", "last dev CE", "best dev CE",
+             "best dev BLEU", "test BLEU"], rows) + [""]
+        d4, d1 = speedup_map.references(variants)
+        if d4 is None:
+            out += ["(no 4-node dense variant: no plateau, no targets)", ""]
+            continue
+        p_ce, ch = speedup_map.plateau(d4, "dev_ce")
+        p_bl, _ = speedup_map.plateau(d4, "bleu")
+        flat = ch is not None and abs(ch) < 0.01
+        out += [f"Plateau of `{d4.name}` (mean over its last 20% of validations, mean over "
+                f"seeds): dev CE {plot.fmt(p_ce, 3)}, dev BLEU {plot.fmt(p_bl, 2)}; relative "
+                f"change of dev CE over that window {'n/a' if ch is None else f'{100 * ch:+.2f}%'}"
+                f" -> {'plateaued (< 1%)' if flat else 'NOT plateaued (>= 1%)'}.", ""]
+        for key, digits in (("dev_ce", 3), ("bleu", 2)):
+            target, how = speedup_map.target_for(d4, key, "plateau", None, args.ce_margin,
+                                                 args.bleu_fraction)
+            if target is None:
+                continue
+            sign = "<=" if key == "dev_ce" else ">="
+            label = "dev CE" if key == "dev_ce" else "dev BLEU"
+            out += [f"#### {model}: {label} {sign} {target:.{digits}f} ({how})", ""]
+            hits = {v.name: speedup_map.Hit(v, key, target) for v in variants}
+            hd4 = hits[d4.name]
+            if hd4.seed_steps:
+                frac = [s / d4.steps for s in hd4.seed_steps]
+                out += [f"4-node dense reaches it at step(s) {', '.join(map(str, hd4.seed_steps))}"
+                        f" of {d4.steps} ({', '.join(f'{100 * f:.0f}%' for f in frac)} of its run).", ""]
+            rows = []
+            for v in variants:
+                h = hits[v.name]
+                rows.append([v.name, str(len(v.runs)),
+                             mean_sd([float(s) for s in h.seed_steps], 0) if h.seed_steps else "-",
+                             "reached by every seed" if h.reached else h.why_not()])
+            out += table(["variant", "seeds", "steps to target", "status"], rows) + [""]
+            head = ["profile", "network", "variant", "virtual s to target", "vs 4-node dense",
+                    "vs 1 node"]
+            rows = []
+            for prof in profiles:
+                for net, (gbps, lat) in vclock.PRESETS.items():
+                    ref = {}
+                    for r in (d4, d1):
+                        if r is not None and hits[r.name].reached:
+                            ref[r.name] = hits[r.name].profile_time(prof, gbps, lat)
+                    for v in variants:
+                        h = hits[v.name]
+                        if not h.reached:
+                            continue
+                        per_seed = [clock.time(s, vclock.profile_compute(prof, clock)[0], gbps, lat,
+                                               prof["selection"])[0] for s, clock in h.pairs]
+                        tm = sum(per_seed) / len(per_seed)
+                        rows.append([prof["name"], net, v.name, mean_sd(per_seed, 1),
+                                     plot.ratio(ref.get(d4.name), tm),
+                                     plot.ratio(ref.get(d1.name) if d1 else None, tm)])
+            out += table(head, rows) + ["", "Virtual time = t c + SEL(t) + X(t) 8/B + Y(t) a "
+                                        "(scripts/vclock.py) at the first validation reaching the "
+                                        "target; speed-up = ratio of the means over seeds.", ""]
+    return out
+
+
 def main(argv):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("results_dir", metavar="RESULTS_DIR")
@@ -170,6 +268,12 @@ def main(argv):
                    help="target dev cross-entropy (default: 110%% of the last dev CE of the "
                         "4-node dense run of the same model type)")
     p.add_argument("--out", help="write the markdown here too (atomically)")
+    p.add_argument("--v2", action="store_true", help="add the seed / plateau / virtual-clock "
+                   "tables of the reproduction-v2 suite")
+    p.add_argument("--profile", action="append", help="hardware profile for --v2 (repeatable; "
+                   "default configs/hardware/*.json)")
+    p.add_argument("--ce-margin", type=float, default=0.02)
+    p.add_argument("--bleu-fraction", type=float, default=0.95)
     args = p.parse_args(argv)
     networks = args.network or ["1gbe", "10gbe"]
     if not os.path.isdir(args.results_dir):
@@ -215,6 +319,8 @@ def main(argv):
     out += ["## Claim 4: divergence of the node copies at the averaging steps", ""]
     for model, group in by_model.items():
         out += claim4(model, group)
+    if args.v2:
+        out += v2_sections(exps, args)
     if notes.lines:
         out += ["## Notes", ""] + ["- " + n for n in notes.lines]
     text = "\n".join(out) + "\n"

@@ -2,10 +2,15 @@
 """Convergence figures and a summary table from run-experiment result directories.
 
 Usage: plot.py RESULTS_DIR [--out DIR] [--network 10gbe] [--target-bleu X] [--baseline NAME]
+               [--profile configs/hardware/P.json ... [--profile-network 1gbe]] [--bands]
 
 Reads only the JSON files of docs/LOG_FORMAT.md (config.json, log.jsonl, valid.jsonl,
 summary.json) of every experiment directory under RESULTS_DIR, so it works on runs that are
 still going or were cut off. Needs matplotlib and numpy (Debian: /usr/bin/python3).
+--profile adds dev CE and dev BLEU (and train loss) against the virtual clock of that hardware
+profile on --profile-network (scripts/vclock.py): <model>-{dev_ce,bleu,loss}-vs-virtual-<profile>-<net>.png.
+--bands adds, for runs that differ only by a -s<seed> suffix, the mean over seeds with a shaded
++- 1 sd band: <model>-{dev_ce,bleu}-bands-vs-{steps,virtual-...}.png.
 Exit status: 0 done, 2 bad arguments or no experiments, 1 plotting libraries missing.
 """
 import argparse
@@ -319,6 +324,102 @@ def write_summary(path, exps_by_model, targets, refs, args, figures, notes):
     os.replace(path + ".tmp", path)
 
 
+def slug(text):
+    return "".join(c if c.isalnum() else "-" for c in text.lower()).strip("-").replace("--", "-")
+
+
+def virtual_and_band_figures(plt, args, exps, by_model, out_dir, color_of, notes):
+    """--profile: curves against the virtual clock; --bands: mean +- sd over seeds."""
+    figures = []
+    x_specs = [("steps", "steps", lambda r: number(r.get("step")))]
+    if args.profile:
+        import vclock
+        if args.profile_network not in vclock.PRESETS:
+            notes(f"--profile-network {args.profile_network}: not a preset "
+                  f"({', '.join(vclock.PRESETS)}); virtual clock figures skipped")
+            return figures
+        gbps, lat = vclock.PRESETS[args.profile_network]
+        for path in args.profile:
+            prof = vclock.load_profile(path)
+            key = f"_virtual_{slug(prof['name'])}"
+            for e in exps:
+                try:
+                    clock = vclock.RunClock(e.path)
+                    c = vclock.profile_compute(prof, clock)[0]
+                except (ValueError, KeyError, OSError, TypeError) as err:
+                    notes(f"{e.name}: no virtual clock for profile {prof['name']} ({err})")
+                    continue
+                for r in e.valid + e.log:
+                    s = number(r.get("step"))
+                    if s is not None and s > 0:
+                        r[key] = clock.time(int(s), c, gbps, lat, prof["selection"])[0]
+            spec = (f"virtual-{slug(prof['name'])}-{args.profile_network}",
+                    f"virtual time ({prof['name']}, {args.profile_network})",
+                    lambda r, k=key: number(r.get(k)))
+            x_specs.append(spec)
+            for model, group in by_model.items():
+                for kind, rows_of, ykey, label, raw in (
+                        ("dev_ce", lambda e: e.valid, "dev_ce", "dev cross-entropy", False),
+                        ("bleu", lambda e: e.valid, "bleu", "dev BLEU", False),
+                        ("loss", lambda e: e.log, "train_loss", "train loss (per target token)", True)):
+                    name = f"{slug(model)}-{kind}-vs-{spec[0]}.png"
+                    if curve_figure(plt, group, rows_of, ykey, label, spec,
+                                    f"{model}: {label} vs {spec[1]}", os.path.join(out_dir, name),
+                                    color_of, raw):
+                        figures.append(name)
+    if not args.bands:
+        return figures
+    import speedup_map
+    for model, variants in speedup_map.group_variants([e for e in exps if e.valid]).items():
+        for ykey, label in (("dev_ce", "dev cross-entropy"), ("bleu", "dev BLEU")):
+            for tag, x_label, x_of in x_specs:
+                name = f"{slug(model)}-{ykey}-bands-vs-{tag}.png"
+                if band_figure(plt, variants, ykey, label, x_label, x_of,
+                               f"{model}: {label}, mean +- sd over seeds", os.path.join(out_dir, name),
+                               color_of):
+                    figures.append(name)
+    return figures
+
+
+def band_figure(plt, variants, ykey, y_label, x_label, x_of, title, path, color_of):
+    import statistics
+    fig, ax = plt.subplots(figsize=(8, 5))
+    drawn = 0
+    for v in variants:
+        per_seed = []
+        for run in v.runs:
+            pts = {}
+            for r in run.valid:
+                s, x, y = number(r.get("step")), x_of(r), number(r.get(ykey))
+                if s is not None and x is not None and y is not None:
+                    pts[int(s)] = (x, y)
+            per_seed.append(pts)
+        common = sorted(set.intersection(*(set(p) for p in per_seed))) if per_seed else []
+        if not common:
+            continue
+        xs = [statistics.mean(p[s][0] for p in per_seed) for s in common]
+        ys = [statistics.mean(p[s][1] for p in per_seed) for s in common]
+        st = {"color": color_of(v.method), "linestyle": NODE_STYLES.get(v.nodes, "-.")}
+        ax.plot(xs, ys, linewidth=1.5, label=f"{v.name} [{v.method}, {v.nodes}n, {len(v.runs)} seed(s)]", **st)
+        if len(per_seed) > 1:
+            sd = [statistics.stdev(p[s][1] for p in per_seed) for s in common]
+            ax.fill_between(xs, [y - d for y, d in zip(ys, sd)], [y + d for y, d in zip(ys, sd)],
+                            color=st["color"], alpha=0.2, linewidth=0)
+        drawn += 1
+    if not drawn:
+        plt.close(fig)
+        return False
+    ax.set_xlabel(x_label)
+    ax.set_ylabel(y_label)
+    ax.set_title(title)
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=6)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return True
+
+
 def parse_args(argv):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("results_dir", metavar="RESULTS_DIR")
@@ -328,6 +429,12 @@ def parse_args(argv):
     p.add_argument("--target-bleu", type=float,
                    help="target dev BLEU for time-to-target (default: 90%% of the best "
                         "BLEU over all runs of the same model type)")
+    p.add_argument("--profile", action="append", metavar="P.json",
+                   help="hardware profile: also plot against its virtual clock (repeatable)")
+    p.add_argument("--profile-network", default="1gbe",
+                   help="preset network of the virtual clock figures (default 1gbe)")
+    p.add_argument("--bands", action="store_true",
+                   help="mean +- sd over seeds (runs named ...-s<seed>) as shaded bands")
     p.add_argument("--baseline", metavar="NAME",
                    help="experiment (name or folder name) used as the 1-node reference "
                         "for its model type (default: the 1-node dense run)")
@@ -412,6 +519,7 @@ def main(argv):
                         f"{model}: divergence at averaging steps", os.path.join(out_dir, name),
                         color_of, False, y_from_zero=True):
             figures.append(name)
+    figures += virtual_and_band_figures(plt, args, exps, by_model, out_dir, color_of, notes)
     for model, (target, how) in targets.items():
         print(f"plot.py: {model}: target BLEU {fmt(target)} ({how})")
     write_summary(os.path.join(out_dir, "summary.md"), by_model, targets, refs, args,

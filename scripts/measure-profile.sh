@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Measures this machine's hardware profile for the virtual clock (scripts/vclock.py):
+# trains each small-suite model on 1 simulated node with 1 BLAS thread for STEPS steps (no
+# validation), then prints the median measured compute seconds per step (thread CPU time, the
+# log's compute_s) and the sustained FLOP/s it implies with vclock.py's FLOP counter.
+# Usage: scripts/measure-profile.sh [RUN_EXPERIMENT_BINARY] [STEPS] [CONFIG...]
+#   default configs: configs/small/suite/transformer-model.json configs/small/suite/rnn-model.json
+# Copy the numbers into configs/hardware/<name>.json (seconds_per_step + sustained_flops).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin=${1:-build/apps/run-experiment/run-experiment}
+steps=${2:-60}
+shift $(( $# > 2 ? 2 : $# ))
+configs=("$@")
+[ ${#configs[@]} -gt 0 ] || configs=(configs/small/suite/transformer-model.json configs/small/suite/rnn-model.json)
+[ -x "$bin" ] || { echo "measure-profile: $bin: not built" >&2; exit 2; }
+out=$(mktemp -d /tmp/sl-profile.XXXXXX)
+echo "# $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores, $(date -u +%FT%TZ)"
+for cfg in "${configs[@]}"; do
+  name=$(basename "$cfg" .json)
+  "$bin" --config "$cfg" --output-dir "$out/$name" --no-progress --set cluster.nodes=1 \
+    --set cluster.blas_threads=1 --set train.max_steps="$steps" --set valid.every=0 \
+    --set valid.test_at_end=false --set train.checkpoint_every=0 --set train.log_every=5 \
+    > "$out/$name.stdout" 2>&1 || { cat "$out/$name.stdout" >&2; exit 1; }
+  python3 scripts/vclock.py measure "$out/$name"
+done
