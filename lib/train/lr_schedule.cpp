@@ -12,6 +12,8 @@ double LrSchedule::at(int64_t step) const {
   if (warmup > 0 && t < w) f = t / w;
   if (decay == "inv_sqrt" && warmup > 0 && t >= w) f = std::sqrt(w / t);
   if (decay == "inv_sqrt" && warmup == 0) f = 1.0 / std::sqrt(t);
+  if (decay == "linear" && t >= w && total > warmup)
+    f = std::max(0.0, (static_cast<double>(total) - t) / static_cast<double>(total - warmup));
   return lr * f;
 }
 

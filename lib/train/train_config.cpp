@@ -8,7 +8,8 @@ TrainConfig parse_train_config(ConfigObject& c) {
   t.max_epochs = c.integer("max_epochs", t.max_epochs, 0);
   t.schedule.lr = c.number("lr", t.schedule.lr, 1e-12, 10.0);
   t.schedule.warmup = c.integer("warmup", t.schedule.warmup, 0);
-  t.schedule.decay = c.choice("decay", t.schedule.decay, {"inv_sqrt", "constant"});
+  t.schedule.decay = c.choice("decay", t.schedule.decay, {"inv_sqrt", "constant", "linear"});
+  t.schedule.total = t.max_steps;
   ConfigObject adam = c.object("adam");
   t.adam.beta1 = static_cast<float>(adam.number("beta1", t.adam.beta1, 0.0, 0.999999));
   t.adam.beta2 = static_cast<float>(adam.number("beta2", t.adam.beta2, 0.0, 0.999999999));
