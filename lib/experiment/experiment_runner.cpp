@@ -62,6 +62,7 @@ LoadedData load_training_data(const DataConfig& d, Communicator* comm, int max_l
   out.data.dev = encode_first(dev, *out.vocab, d.dev_sentences, &out.data.dev_refs);
   out.data.test = encode_first(test, *out.vocab, d.test_sentences, &out.data.test_refs);
   out.dropped = count_too_long(out.data.train, max_length);
+  out.data.dropped_pairs = out.dropped.pairs;
   if (out.dropped.pairs > 0 && first)
     std::fprintf(stderr,
                  "%s: %lld of %zu training pairs have a side longer than data.max_length = %d tokens "
