@@ -4,17 +4,25 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstring>
+
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
 
 #include "../common/app_main.h"
 #include "common/atomic_file.h"
+#include "common/crash_handler.h"
+#include "common/dir_lock.h"
 #include "common/input_error.h"
 #include "experiment/config_loader.h"
+#include "experiment/config_reference.h"
 #include "experiment/experiment_config.h"
 #include "experiment/experiment_runner.h"
 #include "suite.h"
+#include "train/node_checkpoint.h"
+#include "train/results_dir.h"
 #ifdef SL_HAVE_MPI
 #include "distributed/mpi_communicator.h"
 #endif
@@ -24,8 +32,24 @@ namespace {
 struct Options {
   std::string config, suite, output_dir, output_root = "results";
   std::vector<std::string> overrides, only;
-  bool resume = false, overwrite = false, dry_run = false, no_progress = false;
+  bool resume = false, overwrite = false, dry_run = false, no_progress = false, reference = false;
 };
+
+// Exit codes (README.md, --help): 0 the run completed, or stopped on a signal or its time
+// limit with a checkpoint (continue with --resume); 1 a fatal error; 2 bad input (config,
+// flags, corpus, checkpoint) or the results directory is in use by another run; 3 stopped
+// because of a non-finite loss or gradient (train.on_nonfinite = stop): resuming would
+// repeat it, so scripts/slurm never requeues it. A crash dies of its signal (128 + N).
+constexpr int kNonFiniteExitCode = 3;
+
+// The one reason string the trainer gives a non-finite stop (lib/train/node_trainer.cpp).
+bool stopped_nonfinite(const sl::NodeOutcome& r) { return r.reason.rfind("non-finite", 0) == 0; }
+
+int exit_code_of(const sl::NodeOutcome& r) {
+  if (r.complete) return 0;
+  if (stopped_nonfinite(r)) return kNonFiniteExitCode;
+  return r.reason.empty() ? 1 : 0;
+}
 
 bool exists(const std::string& p) {
   struct stat st;
@@ -40,11 +64,148 @@ int launcher_world_size() {
 }
 
 sl::ExperimentConfig load_experiment(const std::string& file, const std::vector<std::string>& sets,
-                                     const std::string& output_dir) {
+                                     const std::string& output_dir,
+                                     const std::vector<std::string>* labels = nullptr) {
   nlohmann::json j = sl::load_config_file(file);
-  sl::apply_overrides(j, sets);
-  return sl::parse_experiment_config(j, file, output_dir);
+  std::vector<sl::OverrideOrigin> origins;
+  sl::apply_overrides(j, sets, &origins, labels);
+  try {
+    return sl::parse_experiment_config(j, file, output_dir);
+  } catch (const sl::InputError& e) {
+    sl::rethrow_blaming_overrides(e, file, origins);
+  }
 }
+
+// "transformer (vocab_size=500, d_model=32, ...)" from a resolved config's "model" section.
+std::string describe_model(const nlohmann::json& m) {
+  if (!m.is_object()) return "unknown";
+  std::string s = m.value("type", "?") + " (";
+  bool first = true;
+  for (auto it = m.begin(); it != m.end(); ++it) {
+    if (it.key() == "type") continue;
+    s += (first ? "" : ", ") + it.key() + "=" + it.value().dump();
+    first = false;
+  }
+  return s + ")";
+}
+
+// A checkpoint of another model names only fingerprints; say which model each side is,
+// from the results directory's config.json (written by the run that made the checkpoint).
+void explain_model_mismatch(const sl::InputError& e, const sl::ExperimentConfig& ex,
+                            const nlohmann::json& old_config) {
+  const std::string what = e.what();
+  if (what.find("model_fingerprint") == std::string::npos) return;
+  const nlohmann::json mine = ex.job.resolved_config.value("model", nlohmann::json());
+  const nlohmann::json theirs = old_config.is_object() ? old_config.value("model", nlohmann::json()) : nlohmann::json();
+  std::string diff;
+  if (theirs.is_object() && mine.is_object())
+    for (auto it = mine.begin(); it != mine.end(); ++it)
+      if (!theirs.contains(it.key()) || theirs[it.key()] != it.value())
+        diff += (diff.empty() ? "" : ", ") + it.key() + " " +
+                (theirs.contains(it.key()) ? theirs[it.key()].dump() : "(absent)") + " -> " + it.value().dump();
+  std::string msg = what.substr(std::min(what.size(), e.where().size() + 2)) +
+                    "; the checkpoint is of the model " +
+                    (theirs.is_object() ? describe_model(theirs) + " (its config.json)" : std::string("of unknown config"))
+                    + ", this config asks for " + describe_model(mine);
+  if (!diff.empty()) msg += "; they differ in " + diff;
+  throw sl::InputError(e.where(), msg + " (expected the same model to --resume; use a new --output-dir)");
+}
+
+nlohmann::json read_json_or_null(const std::string& path) {
+  if (!exists(path)) return nullptr;
+  try {
+    nlohmann::json j = nlohmann::json::parse(sl::read_file(path), nullptr, false);
+    return j.is_discarded() ? nlohmann::json() : j;
+  } catch (const std::exception&) {
+    return nullptr;
+  }
+}
+
+// Rank 0 (or the one process of a simulated cluster), before training: lock the results
+// directory for the run's lifetime, then make it what the run expects. --overwrite removes
+// what an earlier run wrote, so the result equals a run into an empty directory; --resume
+// removes temporary files a kill left behind, and when no checkpoint was committed yet it
+// starts from step 0 like --overwrite (the old log lines would otherwise stay).
+sl::DirLock prepare_results_dir(const sl::ExperimentConfig& e, bool resume, bool overwrite) {
+  const std::string& dir = e.job.results_dir;
+  sl::DirLock lock = sl::DirLock::acquire(dir);
+  sl::ResultsDir rd(dir);
+  if (!resume && !overwrite && exists(rd.file("log.jsonl")))
+    throw sl::InputError(dir, "already holds a run; pass --resume to continue it or --overwrite to start again");
+  if (resume) {
+    const std::vector<std::string> orphans = rd.remove_orphan_temp_files();
+    if (!orphans.empty())
+      std::fprintf(stderr, "[%s] removed %zu temporary file(s) left by a killed run (%s%s)\n", e.name.c_str(),
+                   orphans.size(), orphans[0].c_str(), orphans.size() > 1 ? ", ..." : "");
+    if (sl::CheckpointStore(dir + "/checkpoints", "").latest().empty()) {
+      if (rd.has_run_files())
+        std::fprintf(stderr, "[%s] --resume: %s holds no committed checkpoint; starting from step 0 "
+                     "(the earlier run's logs are removed)\n", e.name.c_str(), dir.c_str());
+      rd.remove_run_files();
+    }
+  } else if (overwrite) {
+    rd.remove_run_files();
+  }
+  return lock;
+}
+
+// Fault injection for tests/reliability/crash.sh: SL_FAULT_CRASH=segv|stack|bus|abort makes
+// rank SL_FAULT_CRASH_RANK (default 0) crash like a real bug would, before training.
+void maybe_inject_crash(int rank) {
+  const char* kind = std::getenv("SL_FAULT_CRASH");
+  if (!kind) return;
+  const char* r = std::getenv("SL_FAULT_CRASH_RANK");
+  if ((r ? std::atoi(r) : 0) != rank) return;
+  const std::string k = kind;
+  std::fprintf(stderr, "rank %d: injecting a crash (SL_FAULT_CRASH=%s)\n", rank, kind);
+  std::fflush(stderr);
+  if (k == "segv") {
+    volatile int* p = nullptr;
+    *p = 1;
+  } else if (k == "stack") {
+    struct Deep {
+      static int down(volatile int n) {
+        volatile char pad[4096];
+        pad[0] = static_cast<char>(n);
+        if (n < 0) return 0;  // never: n only grows (keeps -Winfinite-recursion quiet)
+        return down(n + 1) + pad[0];
+      }
+    };
+    std::printf("%d\n", Deep::down(0));
+  } else if (k == "bus") {
+    std::raise(SIGBUS);
+  } else if (k == "abort") {
+    std::abort();
+  }
+}
+
+#ifdef SL_HAVE_MPI
+// Each rank learns the pid and host of the others, so a crash or an MPI error can name the
+// rank that died (where it ran on this host) instead of a launcher's guess.
+void register_rank_identity(sl::MpiCommunicator& comm) {
+  char host[64] = {0};
+  ::gethostname(host, sizeof host - 1);
+  struct Id {
+    long pid;
+    char host[64];
+  } me{static_cast<long>(::getpid()), {0}};
+  std::memcpy(me.host, host, sizeof host);
+  std::vector<uint8_t> mine(reinterpret_cast<uint8_t*>(&me), reinterpret_cast<uint8_t*>(&me) + sizeof me);
+  std::vector<std::vector<uint8_t>> all;
+  comm.allgather_bytes(mine, all);
+  std::vector<sl::PeerProcess> peers;
+  for (int r = 0; r < comm.size(); ++r) {
+    if (r == comm.rank() || all[r].size() != sizeof(Id)) continue;
+    Id id;
+    std::memcpy(&id, all[r].data(), sizeof id);
+    peers.push_back({r, id.pid, std::strncmp(id.host, host, sizeof host) == 0});
+  }
+  sl::set_peer_processes(peers);
+  sl::set_crash_context("rank " + std::to_string(comm.rank()) + " of " + std::to_string(comm.size()) +
+                        " (pid " + std::to_string(::getpid()) + " on " + host + ")");
+  sl::install_crash_handlers("run-experiment");  // again: MPI_Init may have installed its own
+}
+#endif
 
 // Runs one experiment to completion (or to a stop); returns the process exit code.
 int run_one(sl::ExperimentConfig& e, const Options& o, bool resume) {
@@ -57,12 +218,34 @@ int run_one(sl::ExperimentConfig& e, const Options& o, bool resume) {
     std::cout << e.job.resolved_config.dump(2) << "\n";
     return 0;
   }
-  sl::NodeOutcome out;
+  const nlohmann::json old_config = resume ? read_json_or_null(dir + "/config.json") : nlohmann::json();
   if (e.cluster.backend == "mpi") {
 #ifdef SL_HAVE_MPI
+    for (const char* v : {"PMI_RANK", "OMPI_COMM_WORLD_RANK", "SLURM_PROCID"}) {
+      if (const char* r = std::getenv(v); r && launcher_world_size() > 1) {
+        sl::start_death_watcher("rank " + std::string(r) + " of " + std::to_string(launcher_world_size()));
+        break;
+      }
+    }
     return sl::run_mpi_main([&](sl::MpiCommunicator& comm) {
-      sl::NodeOutcome r = sl::run_experiment_on(e, comm);
-      return r.complete || !r.reason.empty() ? 0 : 1;
+      register_rank_identity(comm);
+      sl::DirLock lock;  // one rank holds it
+      try {
+        if (comm.rank() == 0) lock = prepare_results_dir(e, resume, o.overwrite);
+        comm.barrier();
+        maybe_inject_crash(comm.rank());
+        return exit_code_of(sl::run_experiment_on(e, comm));
+      } catch (const sl::InputError& x) {
+        sl::note_failure_reported();  // run_mpi_main prints it
+        explain_model_mismatch(x, e, old_config);
+        throw;
+      } catch (const std::exception& x) {
+        // A collective failed because another rank died: name that rank where we can know it.
+        sl::note_failure_reported();  // run_mpi_main prints it
+        const std::string dead = sl::describe_dead_peers();
+        if (!dead.empty()) throw std::runtime_error(dead + " (here: " + x.what() + ")");
+        throw;
+      }
     });
 #else
     throw sl::InputError(e.file + ":/cluster/backend", "this build has no MPI (configure with -DSL_MPI=ON)");
@@ -73,8 +256,14 @@ int run_one(sl::ExperimentConfig& e, const Options& o, bool resume) {
     throw sl::InputError(e.file + ":/cluster/backend",
                          "started as one of " + std::to_string(world) +
                              " MPI ranks but the backend is \"sim\" (add --set cluster.backend=mpi)");
-  out = sl::run_experiment_sim(e);
-  return 0;
+  sl::DirLock lock = prepare_results_dir(e, resume, o.overwrite);
+  maybe_inject_crash(0);
+  try {
+    return exit_code_of(sl::run_experiment_sim(e));
+  } catch (const sl::InputError& x) {
+    explain_model_mismatch(x, e, old_config);
+    throw;
+  }
 }
 
 int run(const Options& o) {
@@ -91,7 +280,12 @@ int run(const Options& o) {
     sets.push_back("name=" + x.name);
     if (x.nodes > 0) sets.push_back("cluster.nodes=" + std::to_string(x.nodes));
     const std::string dir = o.output_root + "/" + s.name + "/" + x.name;
-    sl::ExperimentConfig e = load_experiment(x.config, sets, dir);
+    std::vector<std::string> labels;
+    for (const std::string& v : x.overrides) labels.push_back(o.suite + ": experiment \"" + x.name + "\": set " + v);
+    for (const std::string& v : o.overrides) labels.push_back("--set " + v);
+    labels.push_back(o.suite + ": experiment \"" + x.name + "\": its name");
+    labels.push_back(o.suite + ": experiment \"" + x.name + "\": nodes");
+    sl::ExperimentConfig e = load_experiment(x.config, sets, dir, &labels);
     if (exists(dir + "/summary.json") && !o.overwrite) {
       nlohmann::json sum = nlohmann::json::parse(sl::read_file(dir + "/summary.json"), nullptr, false);
       if (!sum.is_discarded() && sum.value("status", "") == "complete") {
@@ -110,6 +304,8 @@ int run(const Options& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Crashes print one line and die, never hang (installed again after MPI_Init).
+  sl::install_crash_handlers("run-experiment");
   CLI::App app{
       "run-experiment: train and evaluate NMT models with dense, sparse (gradient dropping) and\n"
       "sparse+local gradient exchange (Aji, Heafield, Bogoychev 2019) on 1..N nodes.\n"
@@ -118,9 +314,18 @@ int main(int argc, char** argv) {
       "  run-experiment --config configs/tiny/sparse-partial.json\n"
       "  run-experiment --config configs/tiny/dense.json --set train.max_steps=50 --set cluster.nodes=2\n"
       "  mpiexec -n 4 run-experiment --config configs/tiny/dense.json --set cluster.backend=mpi\n"
-      "  run-experiment --suite configs/demo/suite.json"};
+      "  run-experiment --suite configs/demo/suite.json\n\n"
+      "Every config key, with its type, default and allowed values: --config-reference\n"
+      "(the same text as docs/CONFIG.md).\n\n"
+      "Exit codes: 0 complete, or stopped by a signal / time limit with a checkpoint (continue\n"
+      "with --resume); 1 fatal error; 2 bad input, or the results directory is in use by another\n"
+      "run; 3 stopped on a non-finite loss or gradient (train.on_nonfinite = stop); 128+N killed\n"
+      "by signal N (a crash prints one line naming the signal and the rank)."};
   Options o;
   auto* config = app.add_option("--config,-c", o.config, "experiment config (JSON)")->check(CLI::ExistingFile);
+  auto* reference = app.add_flag("--config-reference", o.reference,
+                                 "print every config key (type, default, allowed values, meaning) as Markdown and exit");
+  reference->excludes(config);
   auto* suite = app.add_option("--suite", o.suite, "suite file (JSON): a list of experiments")->check(CLI::ExistingFile);
   config->excludes(suite);
   app.add_option("--set", o.overrides,
@@ -134,8 +339,12 @@ int main(int argc, char** argv) {
   app.add_flag("--dry-run", o.dry_run, "print the resolved config and exit");
   app.add_flag("--no-progress", o.no_progress, "no progress line on a terminal");
   const int rc = sl::app::parse(app, argc, argv, [&] {
-    if (o.config.empty() && o.suite.empty()) throw CLI::RequiredError("--config or --suite");
+    if (o.config.empty() && o.suite.empty() && !o.reference) throw CLI::RequiredError("--config or --suite");
   });
   if (rc >= 0) return rc;
+  if (o.reference) {
+    std::cout << sl::config_reference_markdown();
+    return 0;
+  }
   return sl::app::run("run-experiment: error: ", "run-experiment: fatal: ", [&] { return run(o); });
 }

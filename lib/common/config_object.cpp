@@ -20,7 +20,42 @@ std::string num(double x) {
   ss << x;
   return ss.str();
 }
+thread_local ConfigSchemaRecorder* t_recorder = nullptr;
+
+std::string range_text(double min, double max, const char* close = "]") {
+  const bool lo = min > -1e299, hi = max < 1e299;
+  if (lo && hi) return "[" + num(min) + ", " + num(max) + close;
+  if (lo) return ">= " + num(min);
+  if (hi) return std::string(*close == ')' ? "< " : "<= ") + num(max);
+  return "";
+}
+std::string range_text(long long min, long long max) {
+  const bool lo = min > -(1LL << 62), hi = max < (1LL << 62);
+  if (lo && hi) return "[" + std::to_string(min) + ", " + std::to_string(max) + "]";
+  if (lo) return ">= " + std::to_string(min);
+  if (hi) return "<= " + std::to_string(max);
+  return "";
+}
+
 }  // namespace
+
+ConfigSchemaRecorder* set_config_schema_recorder(ConfigSchemaRecorder* r) {
+  ConfigSchemaRecorder* old = t_recorder;
+  t_recorder = r;
+  return old;
+}
+
+void ConfigObject::record(const std::string& key, const std::string& type, const nlohmann::json& def,
+                          const std::string& allowed, bool required) const {
+  if (!t_recorder) return;
+  const std::string p = pointer_ + "/" + key;
+  auto it = t_recorder->keys.find(p);
+  // A typed read says more than a raw one; a later typed read (choice after string) wins.
+  if (it != t_recorder->keys.end() && type == "any" && it->second.type != "any") return;
+  ConfigKeyInfo& k = t_recorder->keys[p];
+  const bool was_required = it != t_recorder->keys.end() && k.required;
+  k = ConfigKeyInfo{p, type, def, allowed, required || was_required};
+}
 
 ConfigObject::ConfigObject(const nlohmann::json& j, std::string file, std::string pointer)
     : j_(j.is_null() ? nlohmann::json::object() : j),
@@ -45,6 +80,7 @@ void ConfigObject::fail(const std::string& key, const std::string& expected,
 }
 
 double ConfigObject::number(const std::string& key, double def, double min, double max) {
+  record(key, "number", def, range_text(min, max));
   const nlohmann::json* v = get(key);
   if (!v) return def;
   if (!v->is_number()) fail(key, "a number", v);
@@ -54,13 +90,28 @@ double ConfigObject::number(const std::string& key, double def, double min, doub
   return x;
 }
 
+double ConfigObject::number_below(const std::string& key, double def, double min, double sup) {
+  const nlohmann::json* v = get(key);
+  record(key, "number", def, range_text(min, sup, ")"));
+  if (!v) return def;
+  const std::string expected = "a number in [" + num(min) + ", " + num(sup) + ")";
+  if (!v->is_number()) fail(key, expected, v);
+  double x = v->get<double>();
+  if (!std::isfinite(x) || x < min || x >= sup) fail(key, expected, v);
+  return x;
+}
+
 double ConfigObject::required_number(const std::string& key, double min, double max) {
+  record(key, "number", nullptr, range_text(min, max), /*required=*/true);
   if (!has(key)) fail(key, "a number (required)", nullptr);
-  return number(key, 0, min, max);
+  const double x = number(key, 0, min, max);
+  record(key, "number", nullptr, range_text(min, max), /*required=*/true);
+  return x;
 }
 
 long long ConfigObject::integer(const std::string& key, long long def, long long min,
                                 long long max) {
+  record(key, "integer", def, range_text(min, max));
   const nlohmann::json* v = get(key);
   if (!v) return def;
   bool integral = v->is_number_integer() ||
@@ -85,6 +136,7 @@ long long ConfigObject::integer(const std::string& key, long long def, long long
 }
 
 bool ConfigObject::boolean(const std::string& key, bool def) {
+  record(key, "boolean", def, "true | false");
   const nlohmann::json* v = get(key);
   if (!v) return def;
   if (!v->is_boolean()) fail(key, "true or false", v);
@@ -92,6 +144,7 @@ bool ConfigObject::boolean(const std::string& key, bool def) {
 }
 
 std::string ConfigObject::string(const std::string& key, const std::string& def) {
+  record(key, "string", def, "");
   const nlohmann::json* v = get(key);
   if (!v) return def;
   if (!v->is_string()) fail(key, "a string", v);
@@ -101,6 +154,11 @@ std::string ConfigObject::string(const std::string& key, const std::string& def)
 std::string ConfigObject::choice(const std::string& key, const std::string& def,
                                  const std::vector<std::string>& choices) {
   std::string s = string(key, def);
+  {
+    std::string list;
+    for (auto& c : choices) list += (list.empty() ? "" : " | ") + ("\"" + c + "\"");
+    record(key, "string", def.empty() ? nlohmann::json() : nlohmann::json(def), list);
+  }
   if (std::find(choices.begin(), choices.end(), s) == choices.end()) {
     std::string list;
     for (auto& c : choices) list += (list.empty() ? "" : " | ") + ("\"" + c + "\"");
@@ -110,6 +168,7 @@ std::string ConfigObject::choice(const std::string& key, const std::string& def,
 }
 
 ConfigObject ConfigObject::object(const std::string& key) {
+  record(key, "object", nullptr, "");
   const nlohmann::json* v = get(key);
   if (v && !v->is_object()) fail(key, "an object", v);
   return ConfigObject(v ? *v : nlohmann::json::object(), file_, pointer_ + "/" + key);
@@ -117,6 +176,7 @@ ConfigObject ConfigObject::object(const std::string& key) {
 
 const nlohmann::json& ConfigObject::raw(const std::string& key) {
   static const nlohmann::json null_json;
+  record(key, "any", nullptr, "");
   const nlohmann::json* v = get(key);
   return v ? *v : null_json;
 }

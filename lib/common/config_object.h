@@ -1,10 +1,28 @@
 #pragma once
 #include <nlohmann/json.hpp>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
 
 namespace sl {
+
+// What the validator reads, as it reads it: with a recorder installed (on this thread),
+// every ConfigObject accessor notes the key's JSON pointer, type, default and allowed range.
+// run-experiment --config-reference is built from this, so the reference cannot drift from
+// the validator.
+struct ConfigKeyInfo {
+  std::string pointer;        // "/train/lr"
+  std::string type;           // "number", "integer", "boolean", "string", "object", "any"
+  nlohmann::json default_value;  // null when there is none
+  std::string allowed;        // "[1e-12, 10]", "one of \"skip\" | \"stop\"", ...
+  bool required = false;
+};
+struct ConfigSchemaRecorder {
+  std::map<std::string, ConfigKeyInfo> keys;
+};
+// Installs `r` for this thread (nullptr to stop recording); returns the previous one.
+ConfigSchemaRecorder* set_config_schema_recorder(ConfigSchemaRecorder* r);
 
 // Typed, validated access to one JSON object of a config. Every error is an InputError whose
 // "where" is "<file>:<json pointer>" and whose text says what was expected and what was got.
@@ -20,6 +38,8 @@ class ConfigObject {
 
   bool has(const std::string& key) const;
   double number(const std::string& key, double def, double min = -1e300, double max = 1e300);
+  // A number in [min, sup): the upper bound itself is excluded (ratios, probabilities).
+  double number_below(const std::string& key, double def, double min, double sup);
   double required_number(const std::string& key, double min = -1e300, double max = 1e300);
   long long integer(const std::string& key, long long def, long long min = -(1LL << 62),
                     long long max = (1LL << 62));
@@ -41,6 +61,8 @@ class ConfigObject {
 
  private:
   const nlohmann::json* get(const std::string& key);
+  void record(const std::string& key, const std::string& type, const nlohmann::json& def,
+              const std::string& allowed, bool required = false) const;
   [[noreturn]] void fail(const std::string& key, const std::string& expected,
                          const nlohmann::json* got) const;
 

@@ -62,6 +62,10 @@ std::vector<std::string> read_text_lines(const std::string& path) {
                        "invalid UTF-8 at byte " + std::to_string(bad + 1) +
                            " of the line (expected UTF-8 text)");
     }
+    if (const size_t nul = line.find('\0'); nul != std::string_view::npos)
+      throw InputError(path + ":" + std::to_string(lines.size() + 1),
+                       "NUL byte at byte " + std::to_string(nul + 1) +
+                           " of the line (expected text; it would silently become <unk>)");
     lines.emplace_back(line);
     start = end + 1;
   }

@@ -50,9 +50,7 @@ DistributedConfig DistributedConfig::parse(ConfigObject c) {
                                   : Method::Dense;
   d.combiner =
       combiner_from_name(c.choice("combiner", "none", {"none", "sum", "partial", "error"}));
-  d.drop_ratio = c.number("drop_ratio", 0.99, 0.0, 1.0);
-  if (d.drop_ratio >= 1.0)
-    throw InputError(c.where("drop_ratio"), "expected a number in [0, 1), got 1");
+  d.drop_ratio = c.number_below("drop_ratio", 0.99, 0.0, 1.0);  // 1 would drop everything
   d.threshold = c.choice("threshold", "exact", {"exact", "sampled"}) == "sampled"
                     ? ThresholdMode::Sampled
                     : ThresholdMode::Exact;

@@ -1,5 +1,8 @@
 #include "experiment/config_loader.h"
 
+#include <functional>
+#include <set>
+
 #include "common/atomic_file.h"
 #include "common/input_error.h"
 
@@ -7,11 +10,94 @@ namespace sl {
 
 nlohmann::json load_json_file(const std::string& path) { return parse_json_text(read_file(path), path); }
 
+namespace {
+
+// RFC 6901 escaping of one JSON pointer token.
+std::string pointer_token(const std::string& key) {
+  std::string s;
+  for (char c : key) {
+    if (c == '~') s += "~0";
+    else if (c == '/') s += "~1";
+    else s += c;
+  }
+  return s;
+}
+
+// Rejects, while parsing, what nlohmann::json would accept silently or cannot survive:
+// a key given twice in one object (the last would win) and nesting deeper than
+// kMaxJsonDepth (copying or comparing such a value recurses once per level and overflows
+// the stack). Each error names the JSON pointer where it happened.
+class StrictJsonGuard {
+ public:
+  explicit StrictJsonGuard(std::string where) : where_(std::move(where)) {}
+
+  bool operator()(int /*depth*/, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
+    using E = nlohmann::json::parse_event_t;
+    switch (event) {
+      case E::object_start:
+      case E::array_start:
+        if (frames_.size() >= static_cast<size_t>(kMaxJsonDepth))
+          throw InputError(where_ + ":" + pointer(frames_.size()),
+                           "nested more than " + std::to_string(kMaxJsonDepth) +
+                               " levels deep (expected a config: objects and arrays a few levels deep)");
+        frames_.push_back(Frame{event == E::array_start, 0, {}, {}});
+        break;
+      case E::key: {
+        Frame& f = frames_.back();
+        const std::string key = parsed.get<std::string>();
+        f.key = key;
+        if (!f.keys.insert(key).second)
+          throw InputError(where_ + ":" + pointer(frames_.size()),
+                           "duplicate key \"" + key +
+                               "\" (expected each key once per object; the JSON parser would keep only the last)");
+        break;
+      }
+      case E::object_end:
+      case E::array_end:
+        if (!frames_.empty()) frames_.pop_back();
+        next_element();
+        break;
+      case E::value:
+        next_element();
+        break;
+    }
+    return true;
+  }
+
+ private:
+  struct Frame {
+    bool array;
+    size_t index;
+    std::string key;
+    std::set<std::string> keys;
+  };
+  void next_element() {
+    if (!frames_.empty() && frames_.back().array) ++frames_.back().index;
+  }
+  // The pointer of the element being parsed in the first `levels` frames.
+  std::string pointer(size_t levels) const {
+    std::string p;
+    for (size_t i = 0; i < levels && i < frames_.size(); ++i)
+      p += "/" + (frames_[i].array ? std::to_string(frames_[i].index) : pointer_token(frames_[i].key));
+    return p.empty() ? "/" : p;
+  }
+
+  std::string where_;
+  std::vector<Frame> frames_;
+};
+
+}  // namespace
+
+nlohmann::json parse_strict_json(const std::string& text, const std::string& where) {
+  StrictJsonGuard guard(where);
+  return nlohmann::json::parse(text, std::ref(guard));
+}
+
 nlohmann::json parse_json_text(const std::string& text, const std::string& path) {
   if (text.find_first_not_of(" \t\r\n") == std::string::npos)
     throw InputError(path, "empty file (expected a JSON object)");
   try {
-    nlohmann::json j = nlohmann::json::parse(text);
+    nlohmann::json j = parse_strict_json(text, path);
     if (!j.is_object()) throw InputError(path, std::string("expected a JSON object, got ") + j.type_name());
     return j;
   } catch (const nlohmann::json::parse_error& e) {
@@ -65,22 +151,31 @@ nlohmann::json load_with_bases(const std::string& path, int depth) {
 
 nlohmann::json load_config_file(const std::string& path) { return load_with_bases(path, 0); }
 
-void apply_overrides(nlohmann::json& config, const std::vector<std::string>& overrides) {
-  for (const std::string& o : overrides) {
+void apply_overrides(nlohmann::json& config, const std::vector<std::string>& overrides,
+                     std::vector<OverrideOrigin>* origins, const std::vector<std::string>* labels) {
+  for (size_t i = 0; i < overrides.size(); ++i) {
+    const std::string& o = overrides[i];
+    const std::string label = labels && i < labels->size() ? (*labels)[i] : "--set " + o;
     const auto eq = o.find('=');
     if (eq == std::string::npos || eq == 0)
-      throw InputError("--set " + o, "expected KEY.PATH=VALUE, e.g. train.lr=0.0005");
+      throw InputError(label, "expected KEY.PATH=VALUE, e.g. train.lr=0.0005");
     const std::string path = o.substr(0, eq), text = o.substr(eq + 1);
-    nlohmann::json value = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-    if (value.is_discarded()) value = text;
+    nlohmann::json value;
+    try {
+      value = parse_strict_json(text, label);
+    } catch (const nlohmann::json::exception&) {
+      value = text;  // not JSON: a plain string
+    }
     nlohmann::json* cur = &config;
+    std::string pointer;
     size_t start = 0;
     while (true) {
       const auto dot = path.find('.', start);
       const std::string key = path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
-      if (key.empty()) throw InputError("--set " + o, "empty key in path \"" + path + "\"");
+      if (key.empty()) throw InputError(label, "empty key in path \"" + path + "\"");
       if (!cur->is_object())
-        throw InputError("--set " + o, "\"" + path.substr(0, start ? start - 1 : 0) + "\" is not an object");
+        throw InputError(label, "\"" + path.substr(0, start ? start - 1 : 0) + "\" is not an object");
+      pointer += "/" + pointer_token(key);
       if (dot == std::string::npos) {
         (*cur)[key] = value;
         break;
@@ -89,7 +184,27 @@ void apply_overrides(nlohmann::json& config, const std::vector<std::string>& ove
       if (cur->is_null()) *cur = nlohmann::json::object();
       start = dot + 1;
     }
+    if (origins) origins->push_back({pointer, label});
   }
+}
+
+void rethrow_blaming_overrides(const InputError& e, const std::string& file,
+                               const std::vector<OverrideOrigin>& origins) {
+  const std::string& where = e.where();
+  const std::string prefix = file + ":";
+  if (where.compare(0, prefix.size(), prefix) == 0) {
+    const std::string pointer = where.substr(prefix.size());
+    // The last override that set this value or an object holding it.
+    for (auto it = origins.rbegin(); it != origins.rend(); ++it) {
+      if (pointer == it->pointer || pointer.compare(0, it->pointer.size() + 1, it->pointer + "/") == 0) {
+        std::string what = e.what();
+        what = what.size() > where.size() + 2 ? what.substr(where.size() + 2) : what;
+        if (pointer != it->pointer) what = "at " + pointer + ": " + what;
+        throw InputError(it->label, what);
+      }
+    }
+  }
+  throw e;
 }
 
 }  // namespace sl

@@ -38,7 +38,7 @@ int ranks_on_this_host(int world) {
 
 }  // namespace
 
-LoadedData load_training_data(const DataConfig& d, Communicator* comm) {
+LoadedData load_training_data(const DataConfig& d, Communicator* comm, int max_length) {
   const std::string prefix = d.corpus + "/";
   ParallelCorpus train = ParallelCorpus::read_split(prefix + "train", d.src, d.tgt);
   ParallelCorpus dev = ParallelCorpus::read_split(prefix + "dev", d.src, d.tgt);
@@ -61,6 +61,29 @@ LoadedData load_training_data(const DataConfig& d, Communicator* comm) {
   out.data.train = encode_corpus(train, *out.vocab);
   out.data.dev = encode_first(dev, *out.vocab, d.dev_sentences, &out.data.dev_refs);
   out.data.test = encode_first(test, *out.vocab, d.test_sentences, &out.data.test_refs);
+  out.dropped = count_too_long(out.data.train, max_length);
+  out.data.dropped_pairs = out.dropped.pairs;
+  if (out.dropped.pairs > 0 && first)
+    std::fprintf(stderr,
+                 "%s: %lld of %zu training pairs have a side longer than data.max_length = %d tokens "
+                 "and are not trained on (the first is line %lld of %strain.%s/.%s)\n",
+                 d.corpus.c_str(), static_cast<long long>(out.dropped.pairs), out.data.train.size(),
+                 max_length, static_cast<long long>(out.dropped.first_line), prefix.c_str(),
+                 d.src.c_str(), d.tgt.c_str());
+  return out;
+}
+
+DroppedPairs count_too_long(const std::vector<TokenPair>& pairs, int max_length) {
+  DroppedPairs out;
+  if (max_length <= 0) return out;
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    // As BatchGenerator counts: the length with EOS.
+    if (static_cast<int64_t>(pairs[i].src.size()) + 1 > max_length ||
+        static_cast<int64_t>(pairs[i].tgt.size()) + 1 > max_length) {
+      if (out.pairs == 0) out.first_line = static_cast<int64_t>(i) + 1;
+      ++out.pairs;
+    }
+  }
   return out;
 }
 
@@ -77,7 +100,7 @@ void configure_threads(const ClusterConfig& c, int nodes_on_this_host) {
 // trained by rank 0 only), the stop-signal handlers, BLAS threads for `nodes_here` nodes
 // sharing this host's cores.
 static LoadedData prepare_run(ExperimentConfig& e, Communicator* comm, int nodes_here) {
-  LoadedData loaded = load_training_data(e.data, comm);
+  LoadedData loaded = load_training_data(e.data, comm, e.job.batching.max_length);
   e.job.stop_requested = &install_stop_signal_handlers();
   configure_threads(e.cluster, nodes_here);
   return loaded;

@@ -15,11 +15,20 @@ NodeOutcome run_experiment_on(ExperimentConfig& e, Communicator& comm);
 
 // The encoded corpus (train/dev/test) with its vocabulary. `comm` may be null (one process);
 // with MPI, rank 0 trains the SentencePiece model and the others wait for it.
+// Training pairs with a side longer than data.max_length tokens (with EOS): BatchGenerator
+// leaves them out. first_line is the 1-based corpus line of the first one (0: none).
+struct DroppedPairs {
+  int64_t pairs = 0, first_line = 0;
+};
+DroppedPairs count_too_long(const std::vector<TokenPair>& pairs, int max_length);
+
+// With max_length > 0, the pairs it drops are counted (`dropped`) and reported on stderr.
 struct LoadedData {
   std::unique_ptr<SentencePieceVocab> vocab;
   TrainingData data;
+  DroppedPairs dropped;
 };
-LoadedData load_training_data(const DataConfig& d, Communicator* comm);
+LoadedData load_training_data(const DataConfig& d, Communicator* comm, int max_length = 0);
 
 // BLAS threads per node: 1 when several nodes share this machine's cores.
 void configure_threads(const ClusterConfig& c, int nodes_on_this_host);

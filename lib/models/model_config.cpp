@@ -16,10 +16,7 @@ int dim(ConfigObject& c, const std::string& key, int def, long long min = 1) {
 
 // A probability in [0, 1): 1 would drop (or smooth away) everything.
 float probability(ConfigObject& c, const std::string& key, float def) {
-  const double p = c.number(key, def, 0.0, 1.0);
-  if (p >= 1.0)
-    throw InputError(c.where(key), "expected a number in [0, 1), got " + std::to_string(p));
-  return static_cast<float>(p);
+  return static_cast<float>(c.number_below(key, def, 0.0, 1.0));
 }
 
 // true/false (all/none) or one of the names, so both Marian's boolean habit and the
@@ -27,7 +24,7 @@ float probability(ConfigObject& c, const std::string& key, float def) {
 TiedEmbeddings tied_embeddings(ConfigObject& c, TiedEmbeddings def) {
   const std::string key = "tied_embeddings";
   if (!c.has(key)) {
-    c.raw(key);
+    c.choice(key, to_string(def), {"all", "output", "none"});  // absent: marks it read, records the default
     return def;
   }
   const nlohmann::json& v = c.raw(key);

@@ -1,6 +1,7 @@
 #pragma once
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 namespace sl {
 
@@ -20,6 +21,17 @@ class ResultsDir {
   void append_jsonl(const std::string& name, const nlohmann::json& j) const;
   // Keeps only the lines whose "step" is <= max_step (atomic rewrite); a torn last line is dropped.
   void truncate_jsonl(const std::string& name, long long max_step) const;
+
+  // The files and folders a run writes here (config.json, log.jsonl, valid.jsonl,
+  // summary.json, test.hyp, best-model.ckpt, checkpoints/). Other files are never touched.
+  static const std::vector<std::string>& run_file_names();
+  bool has_run_files() const;
+  // Removes them (and temporary files), so the next run's files equal a run into an empty
+  // directory (--overwrite, or --resume without a committed checkpoint).
+  void remove_run_files() const;
+  // Removes "<name>.tmp.<pid>" files (write_file_atomic's) left here and under checkpoints/
+  // by a killed run; returns their paths. Call only while holding the directory's lock.
+  std::vector<std::string> remove_orphan_temp_files() const;
 
  private:
   std::string path_;

@@ -24,9 +24,11 @@ RunLogger::RunLogger(const TrainingJob& job, int rank, int nodes, size_t paramet
 
 void RunLogger::start(int64_t resumed_step) {
   if (!dir_) return;
-  if (resumed_step >= 0) {
-    dir_->truncate_jsonl("log.jsonl", resumed_step);
-    dir_->truncate_jsonl("valid.jsonl", resumed_step);
+  // --resume without a committed checkpoint starts from step 0: no old line may stay
+  // (run-experiment also clears the directory first; this keeps the trainer right alone).
+  if (resumed_step >= 0 || job_.resume) {
+    dir_->truncate_jsonl("log.jsonl", std::max<int64_t>(resumed_step, 0));
+    dir_->truncate_jsonl("valid.jsonl", std::max<int64_t>(resumed_step, 0));
   }
   dir_->write_json("config.json", job_.resolved_config);
 }
@@ -119,7 +121,9 @@ void RunLogger::summary(const std::string& status, const std::string& reason,
       {"method", method_},
       {"model", to_string(job_.model.type)},
       {"parameters", parameters_},
-      {"bytes_per_step", totals.step ? totals.bytes_sent / totals.step : 0.0}};
+      {"bytes_per_step", totals.step ? totals.bytes_sent / totals.step : 0.0},
+      {"train_pairs", job_.data ? static_cast<int64_t>(job_.data->train.size()) : 0},
+      {"dropped_pairs", job_.data ? job_.data->dropped_pairs : 0}};
   if (!reason.empty()) s["reason"] = reason;
   for (auto it = extra.begin(); it != extra.end(); ++it) s[it.key()] = it.value();
   dir_->write_json("summary.json", s);

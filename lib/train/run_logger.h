@@ -21,7 +21,8 @@ class RunLogger {
   RunLogger(const TrainingJob& job, int rank, int nodes, size_t parameters);
 
   // The resolved config; on resume, log.jsonl and valid.jsonl lose their lines past `step`
-  // so the resumed run's logs equal an uninterrupted run's.
+  // (all of them when no checkpoint was committed: resumed_step -1) so the resumed run's logs
+  // equal an uninterrupted run's.
   void start(int64_t resumed_step);
   // A log.jsonl line every log_every steps and on averaging steps, with the progress line.
   void step(const StepReport& r, const RunTotals& totals, uint64_t epoch, double wall_s);

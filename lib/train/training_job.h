@@ -20,6 +20,9 @@ struct TrainingData {
   std::vector<TokenPair> dev, test;              // encoded sources (and targets, for dev CE)
   std::vector<std::string> dev_refs, test_refs;  // raw reference sentences for BLEU
   const SentencePieceVocab* vocab = nullptr;
+  // Training pairs with a side longer than batching.max_length tokens: BatchGenerator leaves
+  // them out; summary.json reports them ("dropped_pairs").
+  int64_t dropped_pairs = 0;
 };
 
 // Everything one node needs to train; built by the experiment layer from a config.

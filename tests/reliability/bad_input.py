@@ -85,15 +85,15 @@ def main():
     row("wrong type", ["--config", config("type.json", {"extends": DENSE, "train": {"max_steps": "ten"}})],
         "type.json:/train/max_steps", "expected")
     sparse = ["--config", DENSE, "--set", "distributed.method=sparse"]
-    row("drop_ratio 1.0", sparse + ["--set", "distributed.drop_ratio=1.0"], "dense.json:/distributed/drop_ratio")
-    row("drop_ratio -0.1", sparse + ["--set", "distributed.drop_ratio=-0.1"], "dense.json:/distributed/drop_ratio")
-    row("nodes 0", ["--config", DENSE, "--set", "cluster.nodes=0"], "dense.json:/cluster/nodes")
-    row("batch_tokens 0", ["--config", DENSE, "--set", "data.batch_tokens=0"], "dense.json:/data/batch_tokens")
-    row("lr negative", ["--config", DENSE, "--set", "train.lr=-0.001"], "dense.json:/train/lr")
+    row("drop_ratio 1.0", sparse + ["--set", "distributed.drop_ratio=1.0"], "--set distributed.drop_ratio=1.0:")
+    row("drop_ratio -0.1", sparse + ["--set", "distributed.drop_ratio=-0.1"], "--set distributed.drop_ratio=-0.1:")
+    row("nodes 0", ["--config", DENSE, "--set", "cluster.nodes=0"], "--set cluster.nodes=0:")
+    row("batch_tokens 0", ["--config", DENSE, "--set", "data.batch_tokens=0"], "--set data.batch_tokens=0:")
+    row("lr negative", ["--config", DENSE, "--set", "train.lr=-0.001"], "--set train.lr=-0.001:")
     row("combiner without sparse", ["--config", DENSE, "--set", "distributed.combiner=partial"],
-        "dense.json:/distributed/combiner")
+        "--set distributed.combiner=partial:")
     row("fedavg without averaging", ["--config", DENSE, "--set", "distributed.method=fedavg",
-                                     "--set", "distributed.average_every=0"], "dense.json:/distributed/average_every")
+                                     "--set", "distributed.average_every=0"], "--set distributed.average_every=0:")
     row("--set without =", ["--config", DENSE, "--set", "trainlr"], "--set trainlr", "KEY.PATH=VALUE")
     row("--set empty key", ["--config", DENSE, "--set", "train..lr=1"], "--set train..lr=1", "empty key")
     row("--set into a non-object", ["--config", DENSE, "--set", "name.x=1"], "--set name.x=1", "not an object")

@@ -63,6 +63,35 @@ TEST(FuzzRegressions, IntegerFieldsBeyondLongLongAreRangeErrors) {
   }
 }
 
+// Issue 15: a key given twice was accepted (the last one silently won); each input of
+// fuzz/regressions/config/duplicate-*.json must be rejected naming the JSON pointer.
+TEST(FuzzRegressions, DuplicateKeysAreInputErrorsNamingThePointer) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"duplicate-key.json", "duplicate-key.json:/train: duplicate key \"train\""},
+      {"duplicate-nested-key.json", "duplicate-nested-key.json:/train/lr: duplicate key \"lr\""}};
+  for (const auto& [name, expected] : cases) {
+    SCOPED_TRACE(name);
+    try {
+      sl::parse_json_text(sl::read_file(kFuzz + "/regressions/config/" + name), name);
+      ADD_FAILURE() << "accepted";
+    } catch (const sl::InputError& e) {
+      EXPECT_EQ(std::string(e.what()).rfind(expected, 0), 0u) << e.what();
+    }
+  }
+}
+
+// Issue 15: a config nested 100,000 levels deep overflowed the stack when it was copied
+// (and then hung in UCX's SIGSEGV handler); it must be rejected while parsing.
+TEST(FuzzRegressions, DeepNestingIsRejectedAtParseTime) {
+  try {
+    sl::parse_json_text(sl::read_file(kFuzz + "/regressions/config/nested-100000-levels.json"), "deep.json");
+    ADD_FAILURE() << "accepted";
+  } catch (const sl::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("deep.json:/train/0/0/"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("nested more than 64 levels"), std::string::npos) << e.what();
+  }
+}
+
 TEST(FuzzRegressions, NumberTooLargeForADoubleIsAnInputError) {
   EXPECT_THROW(sl::parse_json_text("{\"seed\": 1e999}", "x.json"), sl::InputError);
 }

@@ -25,3 +25,13 @@ wait_for_checkpoint() {
 json_field() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get(sys.argv[2], ""))' "$1" "$2"; }
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# wait_for_log_lines DIR PID N: until DIR/log.jsonl has N lines (or PID ended).
+wait_for_log_lines() {
+  for _ in $(seq 1 1500); do
+    [ -f "$1/log.jsonl" ] && [ "$(wc -l < "$1/log.jsonl")" -ge "$3" ] && return 0
+    kill -0 "$2" 2>/dev/null || return 1
+    sleep 0.02
+  done
+  return 1
+}

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # A NaN in node 0's gradient at step STEP (fault injection, SL_FAULT_NONFINITE_STEP):
 # on_nonfinite=skip completes the run and reports the step and parameter; on_nonfinite=stop
-# ends with summary.json "incomplete" naming the step and the last good checkpoint intact
-# (a later --resume from it completes).
+# ends with exit code 3 and summary.json "incomplete" naming the step and the last good
+# checkpoint intact (a later --resume from it completes).
 # Usage: nonfinite.sh RUN_EXPERIMENT CONFIG WORKDIR
 set -euo pipefail
 bin=$1 config=$2 work=$3
@@ -30,7 +30,7 @@ SL_FAULT_NONFINITE_STEP=12 "$bin" "${common[@]}" --set train.on_nonfinite=stop -
   2> "$work/stop.err" || rc=$?
 cat "$work/stop.err" >&2
 echo "on_nonfinite=stop: exit code $rc"
-[ $rc -eq 0 ] || fail "exit code $rc"
+[ $rc -eq 3 ] || fail "exit code $rc, expected 3 (stopped on a non-finite value; README's exit codes)"
 sum=$work/stop/summary.json
 [ "$(json_field "$sum" status)" = incomplete ] || fail "stop run: status $(json_field "$sum" status)"
 [[ "$(json_field "$sum" reason)" == *"step 12"* ]] || fail "reason does not name step 12: $(json_field "$sum" reason)"

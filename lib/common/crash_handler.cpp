@@ -1,0 +1,251 @@
+#include "common/crash_handler.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+namespace sl {
+
+namespace {
+
+constexpr int kMaxPeers = 4096;
+char g_program[64] = "run-experiment";
+char g_context[256] = "";
+PeerProcess g_peers[kMaxPeers];
+volatile int g_peer_count = 0;
+alignas(16) char g_alt_stack[1 << 16];
+int g_watcher_fd = -1;  // write end of the pipe to the death watcher
+
+void tell_watcher(char what) {
+  if (g_watcher_fd < 0) return;
+  ssize_t ignored = ::write(g_watcher_fd, &what, 1);
+  (void)ignored;
+  ::close(g_watcher_fd);
+  g_watcher_fd = -1;
+}
+
+void tell_watcher_clean_exit() { tell_watcher('x'); }
+
+// A tiny async-signal-safe string builder.
+struct Line {
+  char buf[1024];
+  size_t n = 0;
+  void add(const char* s) {
+    while (*s && n + 1 < sizeof buf) buf[n++] = *s++;
+  }
+  void add(long v) {
+    char tmp[24];
+    int i = 0;
+    const bool neg = v < 0;
+    unsigned long u = neg ? 0UL - static_cast<unsigned long>(v) : static_cast<unsigned long>(v);
+    do {
+      tmp[i++] = static_cast<char>('0' + u % 10);
+      u /= 10;
+    } while (u && i < 22);
+    if (neg) tmp[i++] = '-';
+    while (i > 0 && n + 1 < sizeof buf) buf[n++] = tmp[--i];
+  }
+};
+
+// Dead, or a zombie not yet reaped by its launcher. Async-signal-safe.
+bool pid_gone(long pid) {
+  if (pid <= 0) return false;
+  if (::kill(static_cast<pid_t>(pid), 0) != 0) return errno == ESRCH;
+  Line path;
+  path.add("/proc/");
+  path.add(pid);
+  path.add("/stat");
+  path.buf[path.n] = 0;
+  const int fd = ::open(path.buf, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  char st[512];
+  const ssize_t r = ::read(fd, st, sizeof st - 1);
+  ::close(fd);
+  if (r <= 0) return false;
+  st[r] = 0;
+  const char* p = std::strrchr(st, ')');  // "pid (comm) S ..."
+  return p && p[1] == ' ' && (p[2] == 'Z' || p[2] == 'X');
+}
+
+void add_dead_peers(Line& l, const char* sep_first) {
+  const char* sep = sep_first;
+  for (int i = 0; i < g_peer_count; ++i) {
+    const PeerProcess& p = g_peers[i];
+    if (!p.same_host || !pid_gone(p.pid)) continue;
+    l.add(sep);
+    l.add("rank ");
+    l.add(static_cast<long>(p.rank));
+    l.add(" (pid ");
+    l.add(p.pid);
+    l.add(") is no longer running");
+    sep = "; ";
+  }
+}
+
+const char* describe_signal(int sig) {
+  switch (sig) {
+    case SIGSEGV:
+      return "SIGSEGV (invalid memory access: a bug, or a stack overflow)";
+    case SIGBUS:
+      return "SIGBUS (bad memory access, e.g. a truncated memory-mapped file)";
+    case SIGILL:
+      return "SIGILL (illegal instruction: a binary built for another CPU?)";
+    case SIGFPE:
+      return "SIGFPE (arithmetic fault)";
+    case SIGABRT:
+      return "SIGABRT (abort: a failed assertion or an error inside a library)";
+  }
+  return "a fatal signal";
+}
+
+void on_fatal_signal(int sig) {
+  Line l;
+  l.add("\n");
+  l.add(g_program);
+  l.add(": fatal: ");
+  if (g_context[0]) {
+    l.add(g_context);
+    l.add(": ");
+  } else {
+    l.add("pid ");
+    l.add(static_cast<long>(::getpid()));
+    l.add(": ");
+  }
+  // A rank whose peer died usually fails inside the MPI library (UCX aborts): say that first.
+  const size_t before = l.n;
+  add_dead_peers(l, "");
+  if (l.n > before) {
+    l.add(" (killed or crashed), so this rank stops (");
+    l.add(describe_signal(sig));
+    l.add(" in the MPI library)");
+  } else {
+    l.add("crashed with ");
+    l.add(describe_signal(sig));
+  }
+  l.add("\n");
+  ssize_t ignored = ::write(2, l.buf, l.n);
+  (void)ignored;
+  tell_watcher('c');  // reported here: the watcher stays quiet
+  // SA_RESETHAND restored the default action: die of the same signal now.
+  ::signal(sig, SIG_DFL);
+  sigset_t s;
+  sigemptyset(&s);
+  sigaddset(&s, sig);
+  ::sigprocmask(SIG_UNBLOCK, &s, nullptr);
+  ::raise(sig);
+  ::_exit(128 + sig);
+}
+
+}  // namespace
+
+void install_crash_handlers(const char* program) {
+  if (program) {
+    std::strncpy(g_program, program, sizeof g_program - 1);
+    g_program[sizeof g_program - 1] = 0;
+  }
+  stack_t ss{};
+  ss.ss_sp = g_alt_stack;
+  ss.ss_size = sizeof g_alt_stack;
+  ss.ss_flags = 0;
+  ::sigaltstack(&ss, nullptr);
+  struct sigaction sa {};
+  sa.sa_handler = on_fatal_signal;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = SA_ONSTACK | SA_RESETHAND | SA_NODEFER;
+  for (int sig : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT}) ::sigaction(sig, &sa, nullptr);
+}
+
+void note_failure_reported() { tell_watcher('c'); }
+
+void start_death_watcher(const std::string& rank_label) {
+  int fds[2];
+  if (::pipe(fds) != 0) return;
+  // Everything the child needs is prepared before fork: after it, only async-signal-safe calls
+  // (the process may already have BLAS threads).
+  Line claim;
+  claim.add("/tmp/sl-first-death-");
+  claim.add(static_cast<long>(::getppid()));  // the launcher's process on this host: one per job
+  claim.buf[claim.n] = 0;
+  char host[64] = {0};
+  ::gethostname(host, sizeof host - 1);
+  Line msg;
+  msg.add("\n");
+  msg.add(g_program);
+  msg.add(": ");
+  msg.add(rank_label.c_str());
+  msg.add(" (pid ");
+  msg.add(static_cast<long>(::getpid()));
+  msg.add(" on ");
+  msg.add(host);
+  msg.add(") was the first rank here to end without a clean exit (killed by a signal, crashed or "
+          "aborted); the launcher then stops the others\n");
+  const pid_t child = ::fork();
+  if (child < 0) {
+    ::close(fds[0]);
+    ::close(fds[1]);
+    return;
+  }
+  if (child == 0) {
+    // Hold nothing of the rank's but stderr: the launcher waits for its sockets and pipes.
+    for (int fd = 3; fd < 1024; ++fd)
+      if (fd != fds[0]) ::close(fd);
+    ::close(0);
+    ::prctl(PR_SET_NAME, "sl-watcher", 0, 0, 0);
+    ::setpgid(0, 0);  // out of the rank's process group, which the launcher kills
+    for (int sig : {SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGUSR2, SIGPIPE}) ::signal(sig, SIG_IGN);
+    char what = 0;
+    ssize_t r;
+    do {
+      r = ::read(fds[0], &what, 1);
+    } while (r < 0 && errno == EINTR);
+    if (r == 1 && what == 'x') ::_exit(0);
+    const int fd = ::open(claim.buf, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0) ::_exit(0);  // another rank ended first
+    if (r != 1) {
+      ssize_t ignored = ::write(2, msg.buf, msg.n);
+      (void)ignored;
+    }
+    ::close(1);  // the launcher waits for our copy of its output pipes
+    ::close(2);
+    // Keep the claim while the others are being stopped, then clean up.
+    struct timespec ts{2, 0};
+    ::nanosleep(&ts, nullptr);
+    ::close(fd);
+    ::unlink(claim.buf);
+    ::_exit(0);
+  }
+  ::close(fds[0]);
+  ::fcntl(fds[1], F_SETFD, FD_CLOEXEC);
+  g_watcher_fd = fds[1];
+  std::atexit(tell_watcher_clean_exit);
+}
+
+void set_crash_context(const std::string& context) {
+  const size_t n = std::min(context.size(), sizeof g_context - 1);
+  std::memcpy(g_context, context.data(), n);
+  g_context[n] = 0;
+}
+
+void set_peer_processes(const std::vector<PeerProcess>& peers) {
+  g_peer_count = 0;
+  int n = 0;
+  for (const PeerProcess& p : peers)
+    if (n < kMaxPeers) g_peers[n++] = p;
+  g_peer_count = n;
+}
+
+std::string describe_dead_peers() {
+  Line l;
+  add_dead_peers(l, "");
+  return std::string(l.buf, l.n);
+}
+
+}  // namespace sl

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Two runs on one results directory: the second must exit 2 at once, naming the holder (pid
+# and host), and leave the first run's files alone (its logs equal a run that had the
+# directory to itself). A lock file left by a dead process is taken over with a message.
+# With MPIEXEC the same under `mpiexec -n 2` (rank 0 holds the lock), and for a suite.
+# Usage: results_lock.sh RUN_EXPERIMENT CONFIG WORKDIR [MPIEXEC]
+set -uo pipefail
+bin=$1 config=$2 work=$3 mpiexec=${4:-}
+here=$(cd "$(dirname "$0")" && pwd)
+source "$here/lib.sh"
+rm -rf "$work" && mkdir -p "$work"
+common=(--config "$config" --no-progress --set train.max_steps=40 --set train.checkpoint_every=5
+        --set train.log_every=1 --set valid.every=0 --set valid.test_at_end=false)
+
+second_must_fail() {  # DIR HOLDER_PID ARGS...: a second run on DIR while HOLDER_PID runs
+  local dir=$1 holder=$2; shift 2
+  local rc=0
+  "$@" 2> "$work/second.err" || rc=$?
+  cat "$work/second.err" >&2
+  [ $rc -eq 2 ] || fail "second run: exit code $rc, expected 2"
+  grep -q "$dir/.lock: the results directory is in use by run-experiment pid $holder on host $(hostname)" \
+    "$work/second.err" || fail "the error does not name the holder (pid $holder on $(hostname))"
+}
+
+wait_for_log() {  # DIR PID
+  for _ in $(seq 1 1500); do
+    [ -s "$1/log.jsonl" ] && return 0
+    kill -0 "$2" 2>/dev/null || return 1
+    sleep 0.02
+  done
+  return 1
+}
+
+# 1. sim: a second run (even with --overwrite) while the first trains.
+"$bin" "${common[@]}" --output-dir "$work/a" 2> "$work/a.err" &
+pid=$!
+wait_for_log "$work/a" $pid || { cat "$work/a.err"; fail "first run ended before it logged"; }
+second_must_fail "$work/a" $pid "$bin" "${common[@]}" --output-dir "$work/a" --overwrite \
+  --set distributed.method=sparse
+wait $pid || { cat "$work/a.err"; fail "the first run failed"; }
+python3 - "$work/a" <<'PY' || fail "the first run's files were disturbed"
+import json, sys
+d = sys.argv[1]
+steps = [json.loads(l)["step"] for l in open(d + "/log.jsonl")]
+assert steps == list(range(1, 41)), steps
+assert json.load(open(d + "/config.json"))["distributed"]["method"] == "dense"
+assert json.load(open(d + "/summary.json"))["method"] == "dense"
+PY
+[ ! -e "$work/a/.lock" ] || fail "the lock file was not removed at the end"
+
+# 2. a lock file left by a process that no longer runs is taken over, with a message.
+mkdir -p "$work/stale"
+echo "run-experiment pid 999999 on host $(hostname) (started 2020-01-01T00:00:00Z)" > "$work/stale/.lock"
+"$bin" "${common[@]}" --set train.max_steps=3 --output-dir "$work/stale" 2> "$work/stale.err" ||
+  { cat "$work/stale.err"; fail "the run did not take over a stale lock"; }
+grep -q "taking over the lock $work/stale/.lock left by run-experiment pid 999999" "$work/stale.err" ||
+  { cat "$work/stale.err"; fail "no message about the stale lock"; }
+
+# 3. a suite whose experiment directory is held.
+cat > "$work/suite.json" <<JSON
+{"name": "s", "experiments": [{"name": "e", "config": "$config",
+  "set": ["train.max_steps=3", "valid.every=0", "valid.test_at_end=false"]}]}
+JSON
+mkdir -p "$work/root/s"
+"$bin" "${common[@]}" --output-dir "$work/root/s/e" 2> "$work/b.err" &
+pid=$!
+wait_for_log "$work/root/s/e" $pid || { cat "$work/b.err"; fail "run ended before it logged"; }
+second_must_fail "$work/root/s/e" $pid "$bin" --suite "$work/suite.json" --output-root "$work/root" --overwrite --no-progress
+wait $pid || fail "the run holding the suite's directory failed"
+
+# 4. MPI: rank 0 of `mpiexec -n 2` holds the lock; a second mpiexec job exits 2.
+if [ -n "$mpiexec" ]; then
+  mpi=(--set cluster.backend=mpi --set cluster.nodes=2)
+  "$mpiexec" -n 2 "$bin" "${common[@]}" "${mpi[@]}" --output-dir "$work/m" 2> "$work/m.err" &
+  pid=$!
+  wait_for_log "$work/m" $pid || { cat "$work/m.err"; fail "MPI run ended before it logged"; }
+  holder=""
+  for p in $(rank_pids $pid); do
+    [ "$(tr '\0' '\n' < /proc/$p/environ | sed -n 's/^PMI_RANK=//p')" = 0 ] && holder=$p
+  done
+  second_must_fail "$work/m" "$holder" timeout -s KILL 60 "$mpiexec" -n 2 "$bin" "${common[@]}" "${mpi[@]}" \
+    --output-dir "$work/m" --overwrite
+  wait $pid || { cat "$work/m.err"; fail "the first MPI run failed"; }
+  n=$(wc -l < "$work/m/log.jsonl")
+  [ "$n" = 40 ] || fail "the first MPI run's log has $n lines, expected 40"
+fi
+echo "ok: second runs refused naming the holder; stale lock taken over"
