@@ -18,6 +18,7 @@
 set -uo pipefail
 
 repo=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$repo"  # configs name data/... relative to the repository root
 dry=0 build="" out="" do_build=1
 while (($#)); do
   case $1 in
@@ -120,7 +121,7 @@ for tf in "" --tf32; do
 done
 
 # ---- 3. configs/tiny, 4 MPI ranks, GPU vs CPU -------------------------------------------
-tiny=(--config "$repo/configs/tiny/sparse-partial.json" --set cluster.backend=mpi --set cluster.nodes=4 --no-progress)
+tiny=(--config "$repo/configs/tiny/sparse-partial.json" --set cluster.backend=mpi --set cluster.nodes=4 --no-progress --overwrite)
 ((dry)) && tiny+=(--set train.max_steps=6)
 mpiexec=${SL_MPIEXEC:-mpiexec}
 if command -v "$mpiexec" >/dev/null; then
@@ -140,7 +141,7 @@ corpus=$out/synthetic-roen
 smoke=(--config "$repo/configs/paper/transformer-base.json" --set data.corpus="$corpus"
        --set data.spm_dir="$out/spm" --set cluster.backend=sim --set cluster.nodes=1
        --set valid.every=0 --set valid.test_at_end=false --set train.log_every=20
-       --set train.checkpoint_every=100 --no-progress)
+       --set train.checkpoint_every=100 --no-progress --overwrite)
 if ((dry)); then
   smoke+=(--set device=cpu --set train.max_steps=2 --set data.vocab_size=300 --set data.batch_tokens=200
           --set model.d_model=32 --set model.heads=2 --set model.ff=64 --set model.encoder_layers=1

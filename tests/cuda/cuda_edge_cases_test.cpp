@@ -54,7 +54,7 @@ TEST_F(CudaEdge, ZeroSizesLaunchNothing) {
   (void)ids;
   // reduce_sum of nothing is 0 (accumulated: unchanged).
   std::vector<float> want = before;
-  expect_same_bits(want, y.host(1), "untouched by empty calls");
+  cuda_test::expect_same_bits(want, y.host(1), "untouched by empty calls");
 }
 
 // Index arithmetic past 2^31 elements (size_t loops, int64 offsets): fill, axpby and the

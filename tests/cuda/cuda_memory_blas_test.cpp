@@ -139,8 +139,9 @@ TEST_F(CudaGemm, Tf32IsOptInAndClose) {
   const std::vector<float> tf = C.host(1), fp = C32.host(1);
   double worst = 0.0;
   for (size_t i = 0; i < tf.size(); ++i) worst = std::max(worst, double(std::fabs(tf[i] - fp[i])));
-  if (major >= 8)
+  if (major >= 8) {
     EXPECT_GT(worst, 1e-4) << "TF32 on gave the fp32 result: set_tf32(true) had no effect";
+  }
   // And off again means fp32 again, bit for bit (same cuBLAS algorithm, deterministic).
   Pair again = random_pair(size_t(M) * N, 13);
   gpu().gemm(false, true, M, N, K, 1.0f, A.f(1), B.f(1), 0.0f, again.f(1));
