@@ -46,7 +46,8 @@ struct DeviceDistributedStrategy::Impl {
 };
 
 DeviceDistributedStrategy::DeviceDistributedStrategy(const DistributedConfig& config,
-                                                     Communicator& comm, size_t P, Device& dev)
+                                                     Communicator& comm, size_t P, Device& dev,
+                                                     ErrorFeedback* host_E)
     : config_(config),
       P_(P),
       dev_(dev),
@@ -57,6 +58,9 @@ DeviceDistributedStrategy::DeviceDistributedStrategy(const DistributedConfig& co
   if (config.combiner != CombinerKind::None && config.method != Method::Sparse)
     throw std::invalid_argument(std::string("combiner ") + combiner_name(config.combiner) +
                                 " needs method sparse");
+  host_E_ = host_E ? host_E : &impl_->E;
+  if (config.method == Method::Sparse && host_E_->size() != P)
+    throw std::invalid_argument("DeviceDistributedStrategy: host E_n has the wrong size");
   if (config.method == Method::Sparse) {
     impl_->encoding = make_pair_encoding(config.encoding);
     if (P) dev_.fill(P, 0.0f, impl_->d_E.as<float>());
@@ -192,24 +196,26 @@ void DeviceDistributedStrategy::after_update(float* params, size_t P,
   std::vector<std::vector<float>> h(1 + moments.size());
   to_host(h[0], params);
   std::vector<float*> hm;
-  for (size_t i = 0; i < moments.size(); ++i) {
+  const size_t n_moments = averager_.averages_moments() ? moments.size() : 0;
+  h.resize(1 + n_moments);
+  for (size_t i = 0; i < n_moments; ++i) {
     to_host(h[i + 1], moments[i]);
     hm.push_back(h[i + 1].data());
   }
   averager_.average(acct_, h[0].data(), P, hm, stats);
   from_host(params, h[0]);
-  for (size_t i = 0; i < moments.size(); ++i) from_host(moments[i], h[i + 1]);
+  for (size_t i = 0; i < n_moments; ++i) from_host(moments[i], h[i + 1]);
 }
 
 ErrorFeedback* DeviceDistributedStrategy::error_feedback() {
   if (config_.method != Method::Sparse) return nullptr;
-  if (P_) dev_.to_host(impl_->E.data(), impl_->d_E.p, P_ * sizeof(float));
-  return &impl_->E;
+  if (P_) dev_.to_host(host_E_->data(), impl_->d_E.p, P_ * sizeof(float));
+  return host_E_;
 }
 
 void DeviceDistributedStrategy::error_feedback_to_device() {
   if (config_.method == Method::Sparse && P_)
-    dev_.from_host(impl_->d_E.p, impl_->E.data(), P_ * sizeof(float));
+    dev_.from_host(impl_->d_E.p, host_E_->data(), P_ * sizeof(float));
 }
 
 }  // namespace sl

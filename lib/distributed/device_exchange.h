@@ -30,8 +30,10 @@ namespace sl {
 
 class DeviceDistributedStrategy {
  public:
+  // host_E: where error_feedback() copies E_n to (and error_feedback_to_device() reads it
+  // from), e.g. the CPU strategy's, so checkpoints keep one E_n object; null: an own one.
   DeviceDistributedStrategy(const DistributedConfig& config, Communicator& comm, size_t P,
-                            Device& dev);
+                            Device& dev, ErrorFeedback* host_E = nullptr);
   ~DeviceDistributedStrategy();
 
   // As DistributedStrategy, on device pointers.
@@ -59,6 +61,7 @@ class DeviceDistributedStrategy {
   CommAccounting acct_;
   Averager averager_;
   StepStats pending_;
+  ErrorFeedback* host_E_ = nullptr;
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
