@@ -2,9 +2,15 @@
 # Prepares WMT16 Romanian->English in the layout of the embedded corpus:
 #   data/wmt16-ro-en/{train,dev,test}.{ro,en}.gz   (source ro, target en)
 #
-# NOT RUN HERE: the machine this toolkit was developed on has no internet access, so this
-# script is untested end to end. It is for cluster users with internet. Needs: curl, tar,
-# unzip, gzip, python3 (standard library) and sacrebleu (`python3 -m pip install sacrebleu`).
+# Needs internet on a real run: curl, tar, unzip, gzip, python3 (standard library) and
+# sacrebleu (`python3 -m pip install sacrebleu`). Tested end to end offline by ctest
+# `scripts_prepare_wmt16` (tests/scripts/check_prepare_wmt16.sh): synthetic archives with
+# WMT16's layout behind file:// URLs and a stand-in sacrebleu; the real download has not
+# been run from this machine (no internet).
+#
+# Sources can be redirected (mirrors, offline copies, the test): SL_EUROPARL_URL,
+# SL_SETIMES_URL, SL_BT_URL (curl URLs, file:// included) and SL_SACREBLEU (the sacrebleu
+# command).
 #
 # Data (the WMT16 constrained news task, as in Sennrich et al.'s wmt16-scripts):
 #   train: Europarl v7 ro-en + SETimes2 en-ro (OPUS)                     ~600k pairs
@@ -26,11 +32,12 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 out="${1:-$(dirname "$here")/data/wmt16-ro-en}"
 python="${PYTHON:-python3}"
 
-EUROPARL_URL=http://www.statmt.org/europarl/v7/ro-en.tgz
-SETIMES_URL=https://object.pouta.csc.fi/OPUS-SETIMES/v2/moses/en-ro.txt.zip
-BT_URL=http://data.statmt.org/rsennrich/wmt16_backtranslations/ro-en
+EUROPARL_URL=${SL_EUROPARL_URL:-http://www.statmt.org/europarl/v7/ro-en.tgz}
+SETIMES_URL=${SL_SETIMES_URL:-https://object.pouta.csc.fi/OPUS-SETIMES/v2/moses/en-ro.txt.zip}
+BT_URL=${SL_BT_URL:-http://data.statmt.org/rsennrich/wmt16_backtranslations/ro-en}
+sacrebleu=${SL_SACREBLEU:-sacrebleu}
 
-for tool in curl tar unzip gzip "$python" sacrebleu; do
+for tool in curl tar unzip gzip "$python" "$sacrebleu"; do
   command -v "$tool" >/dev/null || { echo "error: $tool not found" >&2; exit 1; }
 done
 
@@ -53,10 +60,10 @@ if [ "$with_bt" = 1 ]; then
   curl -fsSL "$BT_URL/corpus.bt.ro-en.en.gz" | gzip -dc >>raw.train.en
 fi
 
-sacrebleu -t wmt16/dev -l ro-en --echo src >raw.dev.ro
-sacrebleu -t wmt16/dev -l ro-en --echo ref >raw.dev.en
-sacrebleu -t wmt16 -l ro-en --echo src >raw.test.ro
-sacrebleu -t wmt16 -l ro-en --echo ref >raw.test.en
+"$sacrebleu" -t wmt16/dev -l ro-en --echo src >raw.dev.ro
+"$sacrebleu" -t wmt16/dev -l ro-en --echo ref >raw.dev.en
+"$sacrebleu" -t wmt16 -l ro-en --echo src >raw.test.ro
+"$sacrebleu" -t wmt16 -l ro-en --echo ref >raw.test.en
 
 "$python" - "$work" "$out" <<'PY'
 import gzip, os, re, sys, unicodedata

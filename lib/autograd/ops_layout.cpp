@@ -2,6 +2,7 @@
 // memory, everything else copies with copy_block / permute4 / embedding.
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "autograd/ops.h"
 #include "autograd/shape_check.h"
@@ -156,9 +157,21 @@ Var embedding(const Var& table, const Tensor& ids) {
   const int n = static_cast<int>(ids.numel()), dim = static_cast<int>(st[1]);
   Graph& g = table.graph();
   Device& dev = g.device();
-  // A bad id would read outside the table; check where it is cheap (host memory).
-  if (!ids.device().is_cuda()) {
+  // A bad id would read outside the table (on a GPU: a sticky illegal-address fault that
+  // kills the context). Check where it is cheap: host memory; on a GPU the range recorded
+  // on the host when the ids were uploaded; else (ids produced on the device) a copy back.
+  int32_t lo = 0, hi = 0;
+  if (n > 0 && ids.device().is_cuda() && ids.host_id_range(&lo, &hi)) {
+    if (lo < 0 || hi >= st[0])
+      throw std::out_of_range("embedding: id " + std::to_string(lo < 0 ? lo : hi) +
+                              " is outside [0, " + std::to_string(st[0]) + ")");
+  } else if (n > 0) {
+    std::vector<int32_t> host;
     const int32_t* p = ids.i32();
+    if (ids.device().is_cuda()) {
+      host = ids.to_host_ids();
+      p = host.data();
+    }
     for (int i = 0; i < n; ++i)
       if (p[i] < 0 || p[i] >= st[0])
         throw std::out_of_range("embedding: id " + std::to_string(p[i]) + " at position " +

@@ -1,5 +1,6 @@
 #include "tensor/tensor.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace sl {
@@ -37,6 +38,10 @@ Tensor Tensor::from_host_ids(Device& dev, const Shape& shape, const std::vector<
                                 " ids for shape " + shape.str());
   Tensor t = empty(dev, shape, DType::I32);
   dev.from_host(t.i32(), ids.data(), ids.size() * sizeof(int32_t));
+  if (t.buffer_ && !ids.empty()) {
+    const auto mm = std::minmax_element(ids.begin(), ids.end());
+    t.buffer_->set_id_range(*mm.first, *mm.second);
+  }
   return t;
 }
 
@@ -83,6 +88,7 @@ void Tensor::copy_from(const Tensor& o) {
   if (o.numel() != numel() || o.dtype_ != dtype_)
     throw std::invalid_argument("Tensor::copy_from " + o.shape_.str() + " -> " + shape_.str());
   size_t bytes = static_cast<size_t>(numel()) * elem_bytes(dtype_);
+  buffer_->forget_id_range();
   void* dst = static_cast<char*>(buffer_->data()) + offset_ * elem_bytes(dtype_);
   const void* src = static_cast<const char*>(o.buffer_->data()) + o.offset_ * elem_bytes(dtype_);
   if (&o.device() == &device()) {
@@ -100,6 +106,7 @@ void Tensor::copy_from(const Tensor& o) {
 
 void Tensor::fill(float v) {
   if (numel() > 0) device().fill(static_cast<size_t>(numel()), v, f32());
+  if (buffer_) buffer_->forget_id_range();
 }
 
 }  // namespace sl

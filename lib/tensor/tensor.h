@@ -1,4 +1,5 @@
 #pragma once
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -24,10 +25,29 @@ class Buffer {
   size_t bytes() const { return bytes_; }
   Device& device() const { return dev_; }
 
+  // [min, max] of the int32 ids this buffer received from the host (Tensor::from_host_ids),
+  // so a consumer on a GPU (ops::embedding) can range-check them without a device round
+  // trip. Forgotten by Tensor::copy_from/fill; code writing ids through i32() directly
+  // must call forget_id_range().
+  void set_id_range(int32_t lo, int32_t hi) {
+    id_lo_ = lo;
+    id_hi_ = hi;
+    has_id_range_ = true;
+  }
+  void forget_id_range() { has_id_range_ = false; }
+  bool id_range(int32_t* lo, int32_t* hi) const {
+    if (!has_id_range_) return false;
+    *lo = id_lo_;
+    *hi = id_hi_;
+    return true;
+  }
+
  private:
   Device& dev_;
   size_t bytes_;
   void* ptr_;
+  bool has_id_range_ = false;
+  int32_t id_lo_ = 0, id_hi_ = -1;
 };
 
 // A contiguous row-major float32 or int32 tensor: a buffer, an element offset and a shape.
@@ -52,6 +72,9 @@ class Tensor {
   Tensor view(const Shape& shape) const;
   // A contiguous range of `shape.numel()` elements starting at element `offset` (arenas).
   Tensor slice_view(int64_t offset, const Shape& shape) const;
+
+  // The host-side range of the ids as uploaded (see Buffer::id_range); false when unknown.
+  bool host_id_range(int32_t* lo, int32_t* hi) const { return buffer_ && buffer_->id_range(lo, hi); }
 
   std::vector<float> to_host() const;
   std::vector<int32_t> to_host_ids() const;

@@ -15,6 +15,9 @@
 #include "train/run_totals.h"
 #include "train/training_step.h"
 #include "train/validator.h"
+#ifdef SL_HAVE_CUDA
+#include "distributed/device_exchange.h"
+#endif
 
 namespace sl {
 
@@ -50,6 +53,10 @@ class NodeRun {
   ParameterArena arena_;
   std::unique_ptr<Adam> adam_;
   std::unique_ptr<DistributedStrategy> strategy_;
+#ifdef SL_HAVE_CUDA
+  // CUDA backend: the exchange on the device (E_n mirrored into strategy_'s for checkpoints).
+  std::unique_ptr<DeviceDistributedStrategy> device_strategy_;
+#endif
   std::unique_ptr<BatchGenerator> batches_;
   std::unique_ptr<Validator> validator_;
   std::unique_ptr<RunLogger> logger_;
@@ -75,6 +82,11 @@ NodeRun::NodeRun(const TrainingJob& job, Communicator& comm)
   const size_t P = arena_.size();
   adam_ = std::make_unique<Adam>(dev_, P, job.train.adam);
   strategy_ = make_strategy(job.distributed, comm, P);
+#ifdef SL_HAVE_CUDA
+  if (dev_.is_cuda())
+    device_strategy_ = std::make_unique<DeviceDistributedStrategy>(
+        job.distributed, comm, P, dev_, strategy_->error_feedback());
+#endif
   BatchOptions bo = job.batching;
   bo.num_shards = N_;
   bo.shard = rank_;
@@ -90,7 +102,11 @@ NodeOutcome NodeRun::run() {
   wall_start_ = wall_seconds() - totals_.wall_s;
   logger_->start(outcome_.last_checkpoint.empty() ? -1 : totals_.step);
   RunLifecycle lifecycle(job_.train, job_.valid, job_.stop_requested, rank_, wall_start_);
+#ifdef SL_HAVE_CUDA
+  TrainingStep step(job_, comm_, *model_, arena_, *adam_, *strategy_, device_strategy_.get());
+#else
   TrainingStep step(job_, comm_, *model_, arena_, *adam_, *strategy_);
+#endif
   while (lifecycle.more_steps(totals_.step, batches_->state().epoch)) {
     const uint64_t epoch = batches_->state().epoch;
     const Batch b = batches_->next();
@@ -117,6 +133,9 @@ void NodeRun::resume() {
   if (latest.empty()) return;
   const NodeState state{&arena_, adam_.get(), strategy_.get(), batches_.get()};
   totals_ = RunTotals::from_json(store_->load_node(latest, rank_, N_, state));
+#ifdef SL_HAVE_CUDA
+  if (device_strategy_) device_strategy_->error_feedback_to_device();  // the loaded E_n
+#endif
   outcome_.last_checkpoint = latest;
   if (rank_ != 0) return;
   best_.load_if_present();
@@ -134,6 +153,9 @@ void NodeRun::validate() {
 }
 
 void NodeRun::checkpoint() {
+#ifdef SL_HAVE_CUDA
+  if (device_strategy_) device_strategy_->error_feedback();  // E_n: device -> strategy_'s copy
+#endif
   const NodeState state{&arena_, adam_.get(), strategy_.get(), batches_.get()};
   store_->save_node(totals_.step, rank_, N_, state);
   comm_.barrier();  // every node's file is complete before the commit names the step

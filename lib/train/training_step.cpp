@@ -9,6 +9,9 @@
 #include "common/timer.h"
 #include "train/cluster_gather.h"
 #include "train/gradient_clipping.h"
+#ifdef SL_HAVE_CUDA
+#include "distributed/device_exchange.h"
+#endif
 
 namespace sl {
 
@@ -25,13 +28,18 @@ int64_t first_nonfinite(const Tensor& t) {
 }  // namespace
 
 TrainingStep::TrainingStep(const TrainingJob& job, Communicator& comm, Seq2SeqModel& model,
-                           ParameterArena& arena, Adam& adam, DistributedStrategy& strategy)
+                           ParameterArena& arena, Adam& adam, DistributedStrategy& strategy,
+                           DeviceDistributedStrategy* device_strategy)
     : job_(job),
       comm_(comm),
       model_(model),
       arena_(arena),
       adam_(adam),
       strategy_(strategy),
+      device_strategy_(device_strategy),
+      clock_(arena.values().device().is_cuda()
+                 ? ComputeClock([&dev = arena.values().device()] { dev.synchronize(); })
+                 : ComputeClock()),
       grad_h_(arena.grads()),
       param_h_(arena.values()),
       m_h_(adam.m()),
@@ -42,11 +50,11 @@ StepReport TrainingStep::run(const Batch& b, int64_t t,
   StepReport r;
   r.t = t;
   // 1. g_n: the gradient of the node's summed token losses
-  const double c0 = thread_cpu_seconds();
+  const double c0 = clock_.now();
   const double loss_sum = forward_backward(b, t);
   faults_.after_backward(comm_.rank(), t, arena_.grads());
   const bool finite_here = gradient_finite(loss_sum);
-  double compute_s = thread_cpu_seconds() - c0;
+  double compute_s = clock_.now() - c0;
   // 2. the nodes agree on the loss, non-finite values and stop requests
   agree(r, loss_sum, finite_here, signals());
   if (r.nonfinite) {
@@ -54,14 +62,14 @@ StepReport TrainingStep::run(const Batch& b, int64_t t,
     return r;  // no update anywhere; the lifecycle decides between skipping and stopping
   }
   // 3. g_n -> U_n (normalise by the global token count, exchange, combine)
-  const double c1 = thread_cpu_seconds();
+  const double c1 = clock_.now();
   exchange(b, t, r.stats);
   // 4. clip U_n, Adam on theta_n; 5. average theta every K steps
-  const double c2 = thread_cpu_seconds();
+  const double c2 = clock_.now();
   update(r);
   average(t, r.stats);
   // Local work: forward/backward, the exchange's bookkeeping outside collectives, optimizer.
-  compute_s += (thread_cpu_seconds() - c2) + std::max(0.0, (c2 - c1) - r.stats.comm_seconds);
+  compute_s += (clock_.now() - c2) + std::max(0.0, (c2 - c1) - r.stats.comm_seconds);
   gather_measurements(r, compute_s);
   return r;
 }
@@ -102,6 +110,14 @@ void TrainingStep::report_nonfinite(int64_t t, double loss_sum) const {
 }
 
 void TrainingStep::exchange(const Batch& b, int64_t t, StepStats& stats) {
+#ifdef SL_HAVE_CUDA
+  if (device_strategy_) {  // g_n -> U_n on the device; only pairs (or the dense buffer) cross
+    float* grad = arena_.grads().f32();
+    device_strategy_->normalize_gradient(grad, b.tgt_tokens);
+    device_strategy_->exchange(grad, t, stats);
+    return;
+  }
+#endif
   float* grad = grad_h_.pull();
   strategy_.normalize_gradient(grad, b.tgt_tokens);
   strategy_.exchange(grad, t, stats);
@@ -116,6 +132,13 @@ void TrainingStep::update(StepReport& r) {
 }
 
 void TrainingStep::average(int64_t t, StepStats& stats) {
+#ifdef SL_HAVE_CUDA
+  if (device_strategy_) {  // through the host on averaging steps only
+    device_strategy_->after_update(arena_.values().f32(), arena_.size(),
+                                   {adam_.m().f32(), adam_.v().f32()}, t, stats);
+    return;
+  }
+#endif
   if (!strategy_.needs_host_parameters(t)) {
     strategy_.after_update(arena_.values().f32(), arena_.size(), {}, t, stats);
     return;

@@ -2,6 +2,7 @@
 #include <cstdint>
 #include <functional>
 
+#include "common/timer.h"
 #include "data/batch.h"
 #include "distributed/communicator.h"
 #include "distributed/distributed_strategy.h"
@@ -13,6 +14,8 @@
 #include "train/training_job.h"
 
 namespace sl {
+
+class DeviceDistributedStrategy;  // distributed/device_exchange.h (CUDA builds)
 
 // What this node asks of the others before a step's update: its stop request, and (rank 0
 // only, whose clock decides so every node ends at the same step) whether the time budget
@@ -40,8 +43,13 @@ struct StepReport {
 // theta_n, averaging. Every node calls run() for every step; it holds collectives.
 class TrainingStep {
  public:
+  // device_strategy (CUDA backend, else null): the exchange on device pointers -- the gradient
+  // stays on the GPU through the exchange -- in place of `strategy`'s host one. Compute time
+  // is then a device-synchronised wall clock (common/timer.h ComputeClock); on the CPU it is
+  // the thread's CPU time, as always.
   TrainingStep(const TrainingJob& job, Communicator& comm, Seq2SeqModel& model,
-               ParameterArena& arena, Adam& adam, DistributedStrategy& strategy);
+               ParameterArena& arena, Adam& adam, DistributedStrategy& strategy,
+               DeviceDistributedStrategy* device_strategy = nullptr);
 
   // `signals` is read once the node's gradient is ready, just before the nodes agree.
   StepReport run(const Batch& b, int64_t t, const std::function<LocalSignals()>& signals);
@@ -62,6 +70,8 @@ class TrainingStep {
   ParameterArena& arena_;
   Adam& adam_;
   DistributedStrategy& strategy_;
+  DeviceDistributedStrategy* device_strategy_;
+  ComputeClock clock_;
   const FaultInjection faults_ = FaultInjection::from_env();
   HostMirror grad_h_, param_h_, m_h_, v_h_;
 };

@@ -1,6 +1,9 @@
 // CUDA device creation, memory, caching allocator and cuBLAS GEMMs against the CPU backend.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -19,7 +22,7 @@ TEST(CudaAvailability, GivesADeviceOrAReason) {
     EXPECT_FALSE(why.empty());
     EXPECT_FALSE(cuda_available());
     EXPECT_THROW(device_by_name("cuda"), InputError);
-    GTEST_SKIP() << "no GPU: " << why;
+    SL_SKIP_WITHOUT_GPU(why);
   }
   EXPECT_TRUE(d->is_cuda());
   EXPECT_STREQ(d->name(), "cuda");
@@ -119,11 +122,30 @@ TEST_F(CudaGemm, Tf32IsOptInAndClose) {
   const int M = 128, N = 96, K = 256;
   Pair A = random_pair(size_t(M) * K, 11), B = random_pair(size_t(K) * N, 12);
   Pair C = random_pair(size_t(M) * N, 13);
+  Pair C32 = random_pair(size_t(M) * N, 13);
+  gpu().gemm(false, true, M, N, K, 1.0f, A.f(1), B.f(1), 0.0f, C32.f(1));  // full fp32
   cuda().set_tf32(true);
+  EXPECT_TRUE(cuda().tf32());
   on_both([&](Device& d, int s) { d.gemm(false, true, M, N, K, 1.0f, A.f(s), B.f(s), 0.0f, C.f(s)); });
   cuda().set_tf32(false);
+  EXPECT_FALSE(cuda().tf32());
   // TF32 keeps 10 mantissa bits: relative error about 1e-3 of the products' scale (~sqrt(K)).
   expect_close(C, "tf32 gemm", 1e-2f, 2e-2f);
+  // ... and it must actually have been used: on sm_80+ the TF32 result differs from the fp32
+  // one well beyond fp32 rounding (~1e-6 here). Pre-Ampere GPUs have no TF32: cuBLAS runs fp32.
+  const std::string desc = cuda().description();
+  const size_t at = desc.find("sm_");
+  const int major = at == std::string::npos ? 0 : std::atoi(desc.c_str() + at + 3) / 10;
+  const std::vector<float> tf = C.host(1), fp = C32.host(1);
+  double worst = 0.0;
+  for (size_t i = 0; i < tf.size(); ++i) worst = std::max(worst, double(std::fabs(tf[i] - fp[i])));
+  if (major >= 8) {
+    EXPECT_GT(worst, 1e-4) << "TF32 on gave the fp32 result: set_tf32(true) had no effect";
+  }
+  // And off again means fp32 again, bit for bit (same cuBLAS algorithm, deterministic).
+  Pair again = random_pair(size_t(M) * N, 13);
+  gpu().gemm(false, true, M, N, K, 1.0f, A.f(1), B.f(1), 0.0f, again.f(1));
+  cuda_test::expect_same_bits(fp, again.host(1), "fp32 after TF32 off");
 }
 
 }  // namespace

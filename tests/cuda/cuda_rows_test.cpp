@@ -75,8 +75,11 @@ TEST_F(CudaRows, LayerNormForwardAndBackward) {
     expect_close(y, size_name("layer_norm y", rows, cols), 1e-4f, 2e-5f);
     expect_close(mean, size_name("layer_norm mean", rows, cols), 1e-4f, 1e-6f);
     expect_close(rstd, size_name("layer_norm rstd", rows, cols), 1e-4f, 1e-6f);
-    // cols == 1 normalises to 0 with rstd = 1/sqrt(eps): dx is then rounding noise times it.
-    expect_close(dx, size_name("layer_norm dx", rows, cols), 1e-3f, cols == 1 ? 1e-1f : 1e-4f);
+    // cols == 1 normalises to 0 with rstd = 1/sqrt(eps) ~ 316: the exact dx is 0, and what
+    // either backend adds is dy*gamma - mean(dy*gamma) = rounding noise (an FMA on the device
+    // leaves at most half an ulp of dy*gamma, ~3e-8) times 316, ~1e-5. 1e-4 bounds that and
+    // still catches a real formula error (order 1).
+    expect_close(dx, size_name("layer_norm dx", rows, cols), 1e-3f, 1e-4f);
     expect_close(dgamma, size_name("layer_norm dgamma", rows, cols), 1e-4f, 1e-5f);
     expect_close(dbeta, size_name("layer_norm dbeta", rows, cols), 1e-4f, 1e-5f);
   }

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -61,12 +62,37 @@ inline void expect_same_bits(const std::vector<float>& a, const std::vector<floa
                         << " vs " << b[first];
 }
 
+// SL_REQUIRE_CUDA=1 (bench/gpu/run-on-gpu.sh sets it): a GPU run must test something, so
+// "no usable GPU" (no device, too-old driver, no kernel image, cublasCreate failing) is a
+// failure instead of a skip.
+inline bool cuda_required() {
+  const char* e = std::getenv("SL_REQUIRE_CUDA");
+  return e && std::string(e) == "1";
+}
+
+// Skips the current test (or fails it under SL_REQUIRE_CUDA=1) with the reason.
+#define SL_SKIP_WITHOUT_GPU(why)                                                  \
+  do {                                                                            \
+    if (::sl::cuda_test::cuda_required()) FAIL() << "SL_REQUIRE_CUDA=1 but no usable GPU: " << (why); \
+    GTEST_SKIP() << "no GPU: " << (why);                                          \
+  } while (0)
+
 class CudaVsCpu : public ::testing::Test {
  protected:
   void SetUp() override {
     std::string why;
     gpu_ = cuda_device_or_null(&why);
-    if (!gpu_) GTEST_SKIP() << "no GPU: " << why;
+    if (!gpu_) SL_SKIP_WITHOUT_GPU(why);
+  }
+  // Every test ends with the device idle and error-free: a kernel fault surfaces in the test
+  // that caused it, not as a cascade of failures in the tests after it.
+  void TearDown() override {
+    if (!gpu_) return;
+    try {
+      gpu_->synchronize();
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << "the device is in error after this test: " << e.what();
+    }
   }
   Device& dev(int side) { return side == 0 ? cpu_device() : *gpu_; }
   Device& gpu() { return *gpu_; }

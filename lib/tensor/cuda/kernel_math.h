@@ -12,6 +12,26 @@
 namespace sl {
 namespace kmath {
 
+// Separately rounded product and sum. nvcc contracts a*b+c into one FMA by default
+// (-fmad=true); the host build does not (x86-64 without -march, -std=c++17 means
+// -ffp-contract=off), so where a bit-identical result matters (Adam: m cancels towards 0
+// and an FMA differs by up to ~4e-9 there) the device must round each operation as the
+// host does. __fmul_rn/__fadd_rn are never contracted.
+SL_HOST_DEVICE inline float mul_rn(float a, float b) {
+#ifdef __CUDA_ARCH__
+  return __fmul_rn(a, b);
+#else
+  return a * b;
+#endif
+}
+SL_HOST_DEVICE inline float add_rn(float a, float b) {
+#ifdef __CUDA_ARCH__
+  return __fadd_rn(a, b);
+#else
+  return a + b;
+#endif
+}
+
 SL_HOST_DEVICE inline float sigmoid(float x) { return 1.0f / (1.0f + expf(-x)); }
 
 // Unary ops: 0 relu, 1 tanh, 2 sigmoid (the order of enum class Unary).
@@ -47,6 +67,9 @@ SL_HOST_DEVICE inline float smoothed_target(int v, int t, int V, float smoothing
 SL_HOST_DEVICE inline float smoothed_nll(float x_t, float max, float lse, float sum_shifted,
                                          int V, float smoothing) {
   const float logp_t = x_t - max - lse;
+  // Without smoothing the sum over all log p_v is not used: skipping it (as the CPU backend
+  // does) keeps a -inf logit elsewhere in the row from turning 0 * -inf into NaN.
+  if (smoothing == 0.0f) return -logp_t;
   const float sum_logp = sum_shifted - static_cast<float>(V) * lse;
   return -((1.0f - smoothing) * logp_t + (smoothing / static_cast<float>(V)) * sum_logp);
 }
@@ -85,11 +108,14 @@ SL_HOST_DEVICE inline GruBackward gru_backward(float r, float z, float n, float 
 }
 
 // One Adam step on one parameter (bias correction already folded into lr_t and eps_t).
+// Every operation rounded on its own, in CpuDevice::adam_update's order, and sqrtf and '/'
+// are correctly rounded on both sides (nvcc's default -prec-sqrt/-prec-div; never build
+// with --use_fast_math): the device result is bit-identical to the CPU backend's.
 SL_HOST_DEVICE inline void adam_step(float g, float lr_t, float b1, float b2, float eps_t,
                                      float& m, float& v, float& p) {
-  m = b1 * m + (1.0f - b1) * g;
-  v = b2 * v + (1.0f - b2) * g * g;
-  p -= lr_t * m / (sqrtf(v) + eps_t);
+  m = add_rn(mul_rn(b1, m), mul_rn(1.0f - b1, g));
+  v = add_rn(mul_rn(b2, v), mul_rn(mul_rn(1.0f - b2, g), g));
+  p = p - mul_rn(lr_t, m) / add_rn(sqrtf(v), eps_t);
 }
 
 }  // namespace kmath
