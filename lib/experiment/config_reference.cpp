@@ -64,7 +64,7 @@ const std::map<std::string, Meaning>& meanings() {
       {"/train/max_epochs", {"also end after this many passes over the training data; 0 = no limit"}},
       {"/train/lr", {"peak learning rate of Adam"}},
       {"/train/warmup", {"steps of linear learning-rate warm-up"}},
-      {"/train/decay", {"after warm-up: inverse square root decay, or constant"}},
+      {"/train/decay", {"after warm-up: inverse square root decay, constant, or linear decay to 0 at max_steps"}},
       {"/train/adam", {"Adam's hyper-parameters"}},
       {"/train/adam/beta1", {"Adam beta1 (first-moment decay)"}},
       {"/train/adam/beta2", {"Adam beta2 (second-moment decay)"}},
