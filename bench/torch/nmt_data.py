@@ -64,7 +64,7 @@ def tensors(pairs, idx):
     return src, lens, tin, tout
 
 
-def dev_bleu(sp, model, n=300, bs=100):
+def dev_bleu(sp, model, n=int(os.environ.get("DEV_SENTENCES", 300)), bs=100):
     """Greedy decode of the first n dev sentences (max length 1.5 * src + 5), BLEU/chrF."""
     src_text = lines("dev", "de")[:n]; ref = lines("dev", "en")[:n]
     hyps = []
@@ -98,7 +98,7 @@ def dev_ce(model, dev_pairs, dev_batches):
 def train(model, opt, lr_at, steps, every, smoothing, clip=1.0, seed=1, out=None):
     """The common training loop: mean token CE (label-smoothed), clip, step; dev every `every`."""
     import json, time
-    sp = spm_model(); train_pairs = load(sp, "train"); dev_pairs = load(sp, "dev")[:300]
+    sp = spm_model(); train_pairs = load(sp, "train"); dev_pairs = load(sp, "dev")[:int(os.environ.get("DEV_SENTENCES", 300))]
     dev_batches = epoch_batches(dev_pairs, random.Random(0))
     rng = random.Random(seed); step = 0; t0 = time.time(); batches = []
     while step < steps:

@@ -32,7 +32,10 @@ struct TransformerConfig {
   TiedEmbeddings tied_embeddings = TiedEmbeddings::All;
   bool pre_norm = false;  // "post" (Marian's default) or "pre" (adds a final layer norm)
   int max_length = 512;   // longest source or target sequence accepted
-  EmbeddingInit emb_init = EmbeddingInit::Glorot;
+  // Normal: token vectors scaled by sqrt(d_model) then have norm ~sqrt(d_model), comparable to
+  // the sinusoidal positions; Glorot on a large vocabulary gave them a quarter of that and
+  // cost ~300 steps at the start of training (issue 12, results/single-node/LEARNING.md).
+  EmbeddingInit emb_init = EmbeddingInit::Normal;
   bool operator==(const TransformerConfig& o) const;
 };
 
@@ -44,7 +47,9 @@ struct RnnConfig {
   float dropout = 0.1f;  // on embeddings and on the deep output
   float label_smoothing = 0.0f;
   TiedEmbeddings tied_embeddings = TiedEmbeddings::Output;
-  EmbeddingInit emb_init = EmbeddingInit::Glorot;
+  // Normal: embedding rows of norm ~1, so the tied output (tanh features, |t| <= 1 per unit,
+  // times E^T) can produce logits of useful size from the start (issue 12).
+  EmbeddingInit emb_init = EmbeddingInit::Normal;
   bool operator==(const RnnConfig& o) const;
 };
 
