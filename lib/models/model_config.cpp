@@ -35,6 +35,12 @@ TiedEmbeddings tied_embeddings(ConfigObject& c, TiedEmbeddings def) {
   return TiedEmbeddings::None;
 }
 
+EmbeddingInit emb_init(ConfigObject& c, EmbeddingInit def) {
+  return c.choice("emb_init", to_string(def), {"glorot", "normal"}) == "normal"
+             ? EmbeddingInit::Normal
+             : EmbeddingInit::Glorot;
+}
+
 TransformerConfig parse_transformer(ConfigObject& c) {
   TransformerConfig t;
   t.d_model = dim(c, "d_model", t.d_model, 2);
@@ -53,6 +59,7 @@ TransformerConfig parse_transformer(ConfigObject& c) {
   t.tied_embeddings = tied_embeddings(c, t.tied_embeddings);
   t.pre_norm = c.choice("norm", t.pre_norm ? "pre" : "post", {"post", "pre"}) == "pre";
   t.max_length = dim(c, "max_length", t.max_length);
+  t.emb_init = emb_init(c, t.emb_init);
   return t;
 }
 
@@ -65,6 +72,7 @@ RnnConfig parse_rnn(ConfigObject& c) {
   r.dropout = probability(c, "dropout", r.dropout);
   r.label_smoothing = probability(c, "label_smoothing", r.label_smoothing);
   r.tied_embeddings = tied_embeddings(c, r.tied_embeddings);
+  r.emb_init = emb_init(c, r.emb_init);
   return r;
 }
 
@@ -76,13 +84,14 @@ bool TransformerConfig::operator==(const TransformerConfig& o) const {
          dropout == o.dropout && attention_dropout == o.attention_dropout &&
          relu_dropout == o.relu_dropout && label_smoothing == o.label_smoothing &&
          tied_embeddings == o.tied_embeddings && pre_norm == o.pre_norm &&
-         max_length == o.max_length;
+         max_length == o.max_length && emb_init == o.emb_init;
 }
 
 bool RnnConfig::operator==(const RnnConfig& o) const {
   return emb_dim == o.emb_dim && enc_dim == o.enc_dim && dec_dim == o.dec_dim &&
          enc_layers == o.enc_layers && dropout == o.dropout &&
-         label_smoothing == o.label_smoothing && tied_embeddings == o.tied_embeddings;
+         label_smoothing == o.label_smoothing && tied_embeddings == o.tied_embeddings &&
+         emb_init == o.emb_init;
 }
 
 bool ModelConfig::operator==(const ModelConfig& o) const {
@@ -91,6 +100,12 @@ bool ModelConfig::operator==(const ModelConfig& o) const {
 }
 
 const char* to_string(ModelType t) { return t == ModelType::Transformer ? "transformer" : "rnn"; }
+
+const char* to_string(EmbeddingInit e) { return e == EmbeddingInit::Normal ? "normal" : "glorot"; }
+
+ParamInit param_init(EmbeddingInit e) {
+  return e == EmbeddingInit::Normal ? ParamInit::EmbeddingNormal : ParamInit::GlorotUniform;
+}
 
 const char* to_string(TiedEmbeddings t) {
   switch (t) {
@@ -140,6 +155,7 @@ nlohmann::json to_json(const ModelConfig& cfg) {
     j["tied_embeddings"] = to_string(t.tied_embeddings);
     j["norm"] = t.pre_norm ? "pre" : "post";
     j["max_length"] = t.max_length;
+    j["emb_init"] = to_string(t.emb_init);
   } else {
     const RnnConfig& r = cfg.rnn;
     j["emb_dim"] = r.emb_dim;
@@ -149,6 +165,7 @@ nlohmann::json to_json(const ModelConfig& cfg) {
     j["dropout"] = r.dropout;
     j["label_smoothing"] = r.label_smoothing;
     j["tied_embeddings"] = to_string(r.tied_embeddings);
+    j["emb_init"] = to_string(r.emb_init);
   }
   return j;
 }

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "common/config_object.h"
+#include "models/parameter_init.h"
 
 namespace sl {
 
@@ -13,6 +14,10 @@ enum class ModelType { Transformer, Rnn };
 //   Output: target embedding = output layer; the source embedding is separate
 //   None:   three matrices
 enum class TiedEmbeddings { All, Output, None };
+
+// How embedding tables (and a tied output layer) start: "glorot" uniform, whose limit
+// sqrt(6 / (V + dim)) shrinks with the vocabulary, or "normal" N(0, dim^-1/2).
+enum class EmbeddingInit { Glorot, Normal };
 
 struct TransformerConfig {
   int d_model = 256;
@@ -27,6 +32,10 @@ struct TransformerConfig {
   TiedEmbeddings tied_embeddings = TiedEmbeddings::All;
   bool pre_norm = false;  // "post" (Marian's default) or "pre" (adds a final layer norm)
   int max_length = 512;   // longest source or target sequence accepted
+  // Normal: token vectors scaled by sqrt(d_model) then have norm ~sqrt(d_model), comparable to
+  // the sinusoidal positions; Glorot on a large vocabulary gave them a quarter of that and
+  // cost ~300 steps at the start of training (issue 12, results/single-node/LEARNING.md).
+  EmbeddingInit emb_init = EmbeddingInit::Normal;
   bool operator==(const TransformerConfig& o) const;
 };
 
@@ -38,6 +47,9 @@ struct RnnConfig {
   float dropout = 0.1f;  // on embeddings and on the deep output
   float label_smoothing = 0.0f;
   TiedEmbeddings tied_embeddings = TiedEmbeddings::Output;
+  // Normal: embedding rows of norm ~1, so the tied output (tanh features, |t| <= 1 per unit,
+  // times E^T) can produce logits of useful size from the start (issue 12).
+  EmbeddingInit emb_init = EmbeddingInit::Normal;
   bool operator==(const RnnConfig& o) const;
 };
 
@@ -59,5 +71,8 @@ nlohmann::json to_json(const ModelConfig& cfg);
 
 const char* to_string(ModelType t);
 const char* to_string(TiedEmbeddings t);
+const char* to_string(EmbeddingInit e);
+// The ParamInit of an embedding table.
+ParamInit param_init(EmbeddingInit e);
 
 }  // namespace sl

@@ -28,6 +28,13 @@ void InitializationPlan::initialize(ParameterArena& arena, uint64_t seed) const 
       case ParamInit::Ones:
         std::fill(v.begin(), v.end(), 1.0f);
         break;
+      case ParamInit::EmbeddingNormal: {
+        const float stddev =
+            shape.rank() < 2 ? 1.0f : 1.0f / std::sqrt(static_cast<float>(shape.numel() / shape[0]));
+        CounterRng rng(seed, name_stream(arena.name(index)));
+        for (float& x : v) x = rng.normal() * stddev;
+        break;
+      }
       case ParamInit::GlorotUniform: {
         const float limit = glorot_limit(shape);
         CounterRng rng(seed, name_stream(arena.name(index)));

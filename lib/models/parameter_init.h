@@ -8,7 +8,9 @@
 
 namespace sl {
 
-enum class ParamInit { GlorotUniform, Zeros, Ones };
+// EmbeddingNormal: N(0, 1/sqrt(cols)) for a [V, dim] table, so each embedding vector has
+// norm ~1 whatever V is (Glorot's limit shrinks with V: +-0.027 for 8000 x 256).
+enum class ParamInit { GlorotUniform, EmbeddingNormal, Zeros, Ones };
 
 // Declares parameters in an arena and remembers how each one is initialised. The values of
 // a parameter depend only on (seed, its name), never on declaration order or on the node,

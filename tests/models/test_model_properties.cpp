@@ -25,8 +25,10 @@ void expect_close(const std::vector<float>& a, const std::vector<float>& b, floa
 }
 
 TEST_P(ModelProperties, InitialLossIsNearLogV) {
-  // A vocabulary much larger than the model width, as in real configs: logits at
-  // initialisation are then small and the prediction nearly uniform.
+  // A vocabulary much larger than the model width, as in real configs. Embedding rows start
+  // N(0, dim^-1/2) (issue 12): against layer-normed Transformer features (norm sqrt(d)) the
+  // tied-output logits have std ~1, which raises the expected loss to about log V + 1/2; the
+  // RNN's tanh features are smaller. Either way the prediction is close to uniform.
   ModelConfig cfg = tiny_config(GetParam());
   cfg.vocab_size = 512;
   ModelUnderTest m(cfg, 11);
@@ -34,7 +36,8 @@ TEST_P(ModelProperties, InitialLossIsNearLogV) {
   const float per_token = loss_of(m, batch) / static_cast<float>(batch.target_tokens);
   ASSERT_TRUE(std::isfinite(per_token));
   const float log_v = std::log(static_cast<float>(cfg.vocab_size));
-  EXPECT_NEAR(per_token, log_v, 0.05f * log_v);
+  EXPECT_GT(per_token, 0.95f * log_v);
+  EXPECT_LT(per_token, log_v + 1.0f);
 }
 
 TEST_P(ModelProperties, SameSeedGivesSameParametersAndLoss) {
