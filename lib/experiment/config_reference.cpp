@@ -53,6 +53,7 @@ const std::map<std::string, Meaning>& meanings() {
       {"/model/relu_dropout", {"transformer: dropout inside the feed-forward block"}},
       {"/model/label_smoothing", {"label smoothing of the cross-entropy loss"}},
       {"/model/tied_embeddings", {"share embeddings: true/\"all\" (source, target, output), \"output\" (target and output), false/\"none\""}},
+      {"/model/emb_init", {"initialisation of the embedding tables (and tied output): \"normal\" N(0, dim^-1/2), rows of norm ~1 (default), or \"glorot\" uniform (shrinks with the vocabulary size)"}},
       {"/model/norm", {"transformer: layer norm after (\"post\", the original) or before (\"pre\") each sublayer"}},
       {"/model/max_length", {"transformer: longest sequence the positional encoding covers"}},
       {"/model/emb_dim", {"rnn: embedding dimension"}},

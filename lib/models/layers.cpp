@@ -107,4 +107,35 @@ std::vector<int32_t> host_lengths(const Tensor& lengths, int max_len) {
   return h;
 }
 
+EmbeddingTables declare_embedding_tables(InitializationPlan& plan, ParameterArena& arena,
+                                         TiedEmbeddings tied, EmbeddingInit init, int vocab,
+                                         int dim) {
+  const Shape table{vocab, dim};
+  const ParamInit emb = param_init(init);
+  EmbeddingTables t;
+  switch (tied) {
+    case TiedEmbeddings::All:
+      t.src = plan.declare(arena, "embeddings/shared", table, emb);
+      t.tgt = t.output_w = t.src;
+      break;
+    case TiedEmbeddings::Output:
+      t.src = plan.declare(arena, "embeddings/source", table, emb);
+      t.tgt = t.output_w = plan.declare(arena, "embeddings/target", table, emb);
+      break;
+    case TiedEmbeddings::None:
+      t.src = plan.declare(arena, "embeddings/source", table, emb);
+      t.tgt = plan.declare(arena, "embeddings/target", table, emb);
+      t.output_w = plan.declare(arena, "output/w", table, emb);
+      break;
+  }
+  t.output_b = plan.declare(arena, "output/b", Shape{vocab}, ParamInit::Zeros);
+  return t;
+}
+
+void check_step_tokens(const char* model, size_t tokens, int rows) {
+  if (static_cast<int64_t>(tokens) != rows)
+    throw std::invalid_argument(std::string(model) + "::step: " + std::to_string(tokens) +
+                                " tokens for " + std::to_string(rows) + " rows");
+}
+
 }  // namespace sl

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "autograd/graph.h"
+#include "models/model_config.h"
 #include "models/parameter_init.h"
 
 // Building blocks shared by the Transformer and the RNN.
@@ -30,6 +31,20 @@ struct Linear {
 Linear declare_linear(InitializationPlan& plan, ParameterArena& arena, const std::string& name,
                       int in, int out, bool bias = true);
 Var apply_linear(ParameterVars& p, const Linear& l, const Var& x);
+
+// The embedding tables and the output layer, tied as configured: "all" (one shared table),
+// "output" (the target table is the output projection), "none". Declared in this order
+// (source, target, output w, output b), so parameter names and checkpoints are the same for
+// every model that uses it.
+struct EmbeddingTables {
+  int src = -1, tgt = -1, output_w = -1, output_b = -1;
+};
+EmbeddingTables declare_embedding_tables(InitializationPlan& plan, ParameterArena& arena,
+                                         TiedEmbeddings tied, EmbeddingInit init, int vocab,
+                                         int dim);
+
+// A decoder step gets one previous token per row of its state; std::invalid_argument otherwise.
+void check_step_tokens(const char* model, size_t tokens, int rows);
 
 struct LayerNormParams {
   int gamma = -1, beta = -1;

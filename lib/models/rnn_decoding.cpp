@@ -37,9 +37,7 @@ std::unique_ptr<DecoderState> RnnModel::start(const ParameterArena& arena, const
 
 Tensor RnnModel::step(DecoderState& base, const std::vector<int32_t>& prev_tokens) const {
   State& s = dynamic_cast<State&>(base);
-  if (static_cast<int>(prev_tokens.size()) != s.n_rows)
-    throw std::invalid_argument("RnnModel::step: " + std::to_string(prev_tokens.size()) +
-                                " tokens for " + std::to_string(s.n_rows) + " rows");
+  check_step_tokens("RnnModel", prev_tokens.size(), s.n_rows);
   Graph g(s.arena->device(), /*dropout_enabled=*/false, 0);
   ParameterVars p(g, *s.arena);
   Tensor ids = Tensor::from_host_ids(g.device(), Shape{s.n_rows}, prev_tokens);

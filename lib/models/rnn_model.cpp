@@ -21,25 +21,12 @@ RnnModel::Gru RnnModel::declare_gru(ParameterArena& arena, const std::string& na
 void RnnModel::declare(ParameterArena& arena) {
   if (!plan_.empty()) throw std::logic_error("RnnModel::declare called twice");
   const int E = cfg_.emb_dim, H = cfg_.enc_dim, C = context_dim(), D = cfg_.dec_dim;
-  const Shape table{vocab_, E};
-  const ParamInit emb = param_init(cfg_.emb_init);
-  switch (cfg_.tied_embeddings) {
-    case TiedEmbeddings::All:
-      src_embedding_ = plan_.declare(arena, "embeddings/shared", table, emb);
-      tgt_embedding_ = output_w_ = src_embedding_;
-      break;
-    case TiedEmbeddings::Output:
-      src_embedding_ = plan_.declare(arena, "embeddings/source", table, emb);
-      tgt_embedding_ = plan_.declare(arena, "embeddings/target", table, emb);
-      output_w_ = tgt_embedding_;
-      break;
-    case TiedEmbeddings::None:
-      src_embedding_ = plan_.declare(arena, "embeddings/source", table, emb);
-      tgt_embedding_ = plan_.declare(arena, "embeddings/target", table, emb);
-      output_w_ = plan_.declare(arena, "output/w", table, emb);
-      break;
-  }
-  output_b_ = plan_.declare(arena, "output/b", Shape{vocab_}, ParamInit::Zeros);
+  const EmbeddingTables tables =
+      declare_embedding_tables(plan_, arena, cfg_.tied_embeddings, cfg_.emb_init, vocab_, E);
+  src_embedding_ = tables.src;
+  tgt_embedding_ = tables.tgt;
+  output_w_ = tables.output_w;
+  output_b_ = tables.output_b;
   enc_forward_ = declare_gru(arena, "encoder/forward", E, H);
   enc_backward_ = declare_gru(arena, "encoder/backward", E, H);
   for (int l = 1; l < cfg_.enc_layers; ++l)

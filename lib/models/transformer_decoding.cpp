@@ -41,9 +41,7 @@ std::unique_ptr<DecoderState> TransformerModel::start(const ParameterArena& aren
 
 Tensor TransformerModel::step(DecoderState& base, const std::vector<int32_t>& prev_tokens) const {
   State& s = dynamic_cast<State&>(base);
-  if (static_cast<int>(prev_tokens.size()) != s.n_rows)
-    throw std::invalid_argument("TransformerModel::step: " + std::to_string(prev_tokens.size()) +
-                                " tokens for " + std::to_string(s.n_rows) + " rows");
+  check_step_tokens("TransformerModel", prev_tokens.size(), s.n_rows);
   Graph g(s.arena->device(), /*dropout_enabled=*/false, 0);
   ParameterVars p(g, *s.arena);
   Tensor ids = Tensor::from_host_ids(g.device(), Shape{s.n_rows, 1}, prev_tokens);

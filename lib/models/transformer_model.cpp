@@ -49,25 +49,12 @@ TransformerModel::FeedForward TransformerModel::declare_feed_forward(ParameterAr
 void TransformerModel::declare(ParameterArena& arena) {
   if (!plan_.empty()) throw std::logic_error("TransformerModel::declare called twice");
   const int D = cfg_.d_model;
-  const Shape table{vocab_, D};
-  const ParamInit emb = param_init(cfg_.emb_init);
-  switch (cfg_.tied_embeddings) {
-    case TiedEmbeddings::All:
-      src_embedding_ = plan_.declare(arena, "embeddings/shared", table, emb);
-      tgt_embedding_ = output_w_ = src_embedding_;
-      break;
-    case TiedEmbeddings::Output:
-      src_embedding_ = plan_.declare(arena, "embeddings/source", table, emb);
-      tgt_embedding_ = plan_.declare(arena, "embeddings/target", table, emb);
-      output_w_ = tgt_embedding_;
-      break;
-    case TiedEmbeddings::None:
-      src_embedding_ = plan_.declare(arena, "embeddings/source", table, emb);
-      tgt_embedding_ = plan_.declare(arena, "embeddings/target", table, emb);
-      output_w_ = plan_.declare(arena, "output/w", table, emb);
-      break;
-  }
-  output_b_ = plan_.declare(arena, "output/b", Shape{vocab_}, ParamInit::Zeros);
+  const EmbeddingTables tables =
+      declare_embedding_tables(plan_, arena, cfg_.tied_embeddings, cfg_.emb_init, vocab_, D);
+  src_embedding_ = tables.src;
+  tgt_embedding_ = tables.tgt;
+  output_w_ = tables.output_w;
+  output_b_ = tables.output_b;
   for (int i = 0; i < cfg_.encoder_layers; ++i) {
     const std::string n = "encoder/layer" + std::to_string(i);
     EncoderLayer l;
