@@ -1,5 +1,8 @@
 #include "distributed/comm_accounting.h"
 
+#include <stdexcept>
+#include <string>
+
 namespace sl {
 
 CommAccounting::CommAccounting(Communicator& comm, RingNetworkModel configured)
@@ -20,6 +23,17 @@ void CommAccounting::model_allgather(StepStats& s, double max_bytes_per_node) co
   s.modeled_comm.configured += configured_.allgather_seconds(max_bytes_per_node, N);
   for (int p = 0; p < kNetworkPresetCount; ++p)
     s.modeled_comm.preset[p] += presets_[p].allgather_seconds(max_bytes_per_node, N);
+}
+
+int64_t CommAccounting::allreduce_token_count(StepStats& s, int64_t local_tokens) {
+  int64_t total = 0;
+  measure(s, [&] { total = comm_.allreduce_sum(local_tokens); });
+  model_allreduce(s, sizeof(int64_t));
+  if (total <= 0)
+    throw std::runtime_error("normalize_gradient: the global batch has " + std::to_string(total) +
+                             " target tokens");
+  s.total_tokens = total;
+  return total;
 }
 
 }  // namespace sl

@@ -29,6 +29,9 @@ class CommAccounting {
   }
 
   void model_allreduce(StepStats& s, double bytes) const;
+  // The global batch's target-token count: all-reduced and booked into s (s.total_tokens
+  // set). Throws std::runtime_error when it is 0: g_n = grad / total would be undefined.
+  int64_t allreduce_token_count(StepStats& s, int64_t local_tokens);
   void model_allgather(StepStats& s, double max_bytes_per_node) const;
 
   Communicator& comm() { return comm_; }

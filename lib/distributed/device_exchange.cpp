@@ -25,7 +25,9 @@ struct DeviceBuffer {
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
   template <class T>
-  T* as() const { return static_cast<T*>(p); }
+  T* as() const {
+    return static_cast<T*>(p);
+  }
 };
 }  // namespace
 
@@ -36,13 +38,13 @@ struct DeviceDistributedStrategy::Impl {
         d_G(dev, sparse ? P * sizeof(float) : 0),
         d_pairs(dev, sparse ? P * sizeof(sparsify::DevicePair) : 0),
         d_recv(dev, sparse ? P * sizeof(sparsify::DevicePair) : 0) {}
-  ErrorFeedback E;                  // host copy of E_n (checkpoints)
+  ErrorFeedback E;  // host copy of E_n (checkpoints)
   DeviceBuffer d_E, d_G, d_pairs, d_recv;
   std::unique_ptr<PairEncoding> encoding;
   std::vector<SparsePair> S, decoded;
   std::vector<uint8_t> wire;
   std::vector<std::vector<uint8_t>> received;
-  std::vector<float> host;          // dense: the buffer on its way through MPI
+  std::vector<float> host;  // dense: the buffer on its way through MPI
 };
 
 DeviceDistributedStrategy::DeviceDistributedStrategy(const DistributedConfig& config,
@@ -54,7 +56,8 @@ DeviceDistributedStrategy::DeviceDistributedStrategy(const DistributedConfig& co
       acct_(comm, config.network),
       averager_(config.average_every, config.average_moments),
       impl_(std::make_unique<Impl>(dev, P, config.method == Method::Sparse)) {
-  if (!dev.is_cuda()) throw std::invalid_argument("DeviceDistributedStrategy needs the CUDA device");
+  if (!dev.is_cuda())
+    throw std::invalid_argument("DeviceDistributedStrategy needs the CUDA device");
   if (config.combiner != CombinerKind::None && config.method != Method::Sparse)
     throw std::invalid_argument(std::string("combiner ") + combiner_name(config.combiner) +
                                 " needs method sparse");
@@ -78,13 +81,7 @@ void DeviceDistributedStrategy::from_host(float* d, const std::vector<float>& h)
 }
 
 int64_t DeviceDistributedStrategy::normalize_gradient(float* grad, int64_t local_tokens) {
-  int64_t total = 0;
-  acct_.measure(pending_, [&] { total = acct_.comm().allreduce_sum(local_tokens); });
-  acct_.model_allreduce(pending_, sizeof(int64_t));
-  if (total <= 0)
-    throw std::runtime_error("normalize_gradient: the global batch has " + std::to_string(total) +
-                             " target tokens");
-  pending_.total_tokens = total;
+  const int64_t total = acct_.allreduce_token_count(pending_, local_tokens);
   const float scale = static_cast<float>(1.0 / static_cast<double>(total));
   dev_.axpby(P_, scale, grad, 0.0f, grad);  // b == 0: y = a * x, the CPU's grad[i] *= scale
   return total;
@@ -122,11 +119,11 @@ void DeviceDistributedStrategy::exchange(float* grad, int64_t step, StepStats& s
 
   double t0 = wall_seconds();
   sparsify::DeviceSelection sel;
-  if (P_) sel = sparsify::compress(dev_, grad, m.d_E.as<float>(), P_, k_select, sample,
-                                   m.d_pairs.as<sparsify::DevicePair>());
+  if (P_)
+    sel = sparsify::compress(dev_, grad, m.d_E.as<float>(), P_, k_select, sample,
+                             m.d_pairs.as<sparsify::DevicePair>());
   m.S.resize(sel.k_selected);
-  if (sel.k_selected)
-    dev_.to_host(m.S.data(), m.d_pairs.p, sel.k_selected * sizeof(SparsePair));
+  if (sel.k_selected) dev_.to_host(m.S.data(), m.d_pairs.p, sel.k_selected * sizeof(SparsePair));
   m.encoding->encode(m.S, m.wire);
   stats.compress_seconds += wall_seconds() - t0;
 
@@ -155,8 +152,7 @@ void DeviceDistributedStrategy::exchange(float* grad, int64_t step, StepStats& s
   stats.k_selected = static_cast<int64_t>(sel.k_selected);
   stats.tau = tau;
   stats.encoded_bytes = static_cast<int64_t>(m.wire.size());
-  stats.bytes_per_pair =
-      sel.k_selected ? static_cast<double>(m.wire.size()) / sel.k_selected : 0.0;
+  stats.bytes_per_pair = sel.k_selected ? static_cast<double>(m.wire.size()) / sel.k_selected : 0.0;
   stats.analytic_bytes_sent += analytic_allgather_bytes(m.wire.size(), N);
   acct_.model_allgather(stats, static_cast<double>(max_block));
   combine(grad, G);

@@ -45,13 +45,7 @@ DistributedStrategy::DistributedStrategy(const DistributedConfig& config, Commun
 }
 
 int64_t DistributedStrategy::normalize_gradient(float* grad, int64_t local_tokens) {
-  int64_t total = 0;
-  acct_.measure(pending_, [&] { total = acct_.comm().allreduce_sum(local_tokens); });
-  acct_.model_allreduce(pending_, sizeof(int64_t));
-  if (total <= 0)
-    throw std::runtime_error("normalize_gradient: the global batch has " + std::to_string(total) +
-                             " target tokens");
-  pending_.total_tokens = total;
+  const int64_t total = acct_.allreduce_token_count(pending_, local_tokens);
   const float scale = static_cast<float>(1.0 / static_cast<double>(total));
   for (size_t i = 0; i < P_; ++i) grad[i] *= scale;
   return total;
