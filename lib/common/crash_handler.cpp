@@ -71,8 +71,20 @@ bool pid_gone(long pid) {
   ::close(fd);
   if (r <= 0) return false;
   st[r] = 0;
-  const char* p = std::strrchr(st, ')');  // "pid (comm) S ..."
-  return p && p[1] == ' ' && (p[2] == 'Z' || p[2] == 'X');
+  const char* p = std::strrchr(st, ')');  // "pid (comm) S ppid pgrp session tty tpgid flags ..."
+  if (!p || p[1] != ' ') return false;
+  if (p[2] == 'Z' || p[2] == 'X') return true;
+  // A process killed a moment ago is still "running" while the kernel tears it down; its
+  // memory is already gone (that is what makes UCX abort us), and PF_EXITING says so.
+  const char* f = p + 2;
+  for (int field = 0; field < 6 && *f; ++field) {
+    while (*f && *f != ' ') ++f;
+    while (*f == ' ') ++f;
+  }
+  unsigned long flags = 0;
+  for (; *f >= '0' && *f <= '9'; ++f) flags = flags * 10 + static_cast<unsigned long>(*f - '0');
+  constexpr unsigned long kPfExiting = 0x4;
+  return (flags & kPfExiting) != 0;
 }
 
 void add_dead_peers(Line& l, const char* sep_first) {
@@ -120,8 +132,15 @@ void on_fatal_signal(int sig) {
     l.add(": ");
   }
   // A rank whose peer died usually fails inside the MPI library (UCX aborts): say that first.
+  // The library can notice the death before the kernel has finished it, so look again for a
+  // moment before blaming this rank.
   const size_t before = l.n;
   add_dead_peers(l, "");
+  for (int tries = 0; l.n == before && g_peer_count > 0 && tries < 10; ++tries) {
+    struct timespec ts{0, 50 * 1000 * 1000};
+    ::nanosleep(&ts, nullptr);
+    add_dead_peers(l, "");
+  }
   if (l.n > before) {
     l.add(" (killed or crashed), so this rank stops (");
     l.add(describe_signal(sig));

@@ -1,11 +1,13 @@
 #include "distributed/mpi_communicator.h"
 
+#include <chrono>
 #include <climits>
 #include <cstdio>
 #include <cstring>
 #include <exception>
 #include <memory>
 #include <stdexcept>
+#include <thread>
 
 #include "common/input_error.h"
 #include "distributed/rank_order_sum.h"
@@ -139,7 +141,15 @@ void mpi_abort(const std::string& message, int exit_code) {
   if (initialized && !finalized) MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   std::fprintf(stderr, "rank %d: fatal: %s\n", rank, message.c_str());
   std::fflush(stderr);
-  if (initialized && !finalized) MPI_Abort(MPI_COMM_WORLD, exit_code);
+  if (initialized && !finalized) {
+    // Hydra forwards a rank's stderr through a pipe it polls; MPI_Abort straight after the
+    // write lets it kill the job before it has read the line (the message is then lost, as
+    // in pmodels/mpich#518). Half a second is ample for it to drain the pipe.
+    int size = 1;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (size > 1) std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    MPI_Abort(MPI_COMM_WORLD, exit_code);
+  }
   std::_Exit(exit_code);
 }
 
