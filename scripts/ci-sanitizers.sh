@@ -8,8 +8,11 @@ build=${1:-$root/build-asan}
 jobs=${JOBS:-2}
 start=$SECONDS
 mkdir -p "$build"
+# -O1 -g1, as the ASan docs suggest: a third of -O2 -g's compile time here (strategy_test.cpp
+# 31 s vs 79 s), still fast enough to run, with file:line in every report's stack.
 cmake -S "$root" -B "$build" -DSL_SANITIZE=ON -DSL_CUDA=OFF -DSL_MPI=OFF \
-  -DCMAKE_BUILD_TYPE=RelWithDebInfo > "$build/configure.log" 2>&1 || { cat "$build/configure.log"; exit 1; }
+  -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG" \
+  "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG" > "$build/configure.log" 2>&1 || { cat "$build/configure.log"; exit 1; }
 # The unit-test executables of each layer (tests/<layer>/CMakeLists.txt). The fuzz regression
 # inputs run under ASan+UBSan in scripts/ci-fuzz.sh (fuzz_regressions_test would add the
 # train and experiment layers to this build).
