@@ -60,6 +60,7 @@ const std::map<std::string, Meaning>& meanings() {
       {"/model/enc_dim", {"rnn: encoder GRU state dimension (per direction)"}},
       {"/model/dec_dim", {"rnn: decoder GRU state dimension"}},
       {"/model/enc_layers", {"rnn: encoder layers"}},
+      {"/model/deep_output", {"rnn: the layer before the (tied) output projection: \"tanh\" (Nematus, default) or \"linear\" (Bahdanau et al.'s textbook form)"}},
       {"/train", {"the optimization schedule, logging and checkpoints"}},
       {"/train/max_steps", {"training steps (updates) to run; the run ends there"}},
       {"/train/max_epochs", {"also end after this many passes over the training data; 0 = no limit"}},

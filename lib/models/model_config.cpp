@@ -73,6 +73,7 @@ RnnConfig parse_rnn(ConfigObject& c) {
   r.label_smoothing = probability(c, "label_smoothing", r.label_smoothing);
   r.tied_embeddings = tied_embeddings(c, r.tied_embeddings);
   r.emb_init = emb_init(c, r.emb_init);
+  r.linear_output = c.choice("deep_output", r.linear_output ? "linear" : "tanh", {"tanh", "linear"}) == "linear";
   return r;
 }
 
@@ -91,7 +92,7 @@ bool RnnConfig::operator==(const RnnConfig& o) const {
   return emb_dim == o.emb_dim && enc_dim == o.enc_dim && dec_dim == o.dec_dim &&
          enc_layers == o.enc_layers && dropout == o.dropout &&
          label_smoothing == o.label_smoothing && tied_embeddings == o.tied_embeddings &&
-         emb_init == o.emb_init;
+         emb_init == o.emb_init && linear_output == o.linear_output;
 }
 
 bool ModelConfig::operator==(const ModelConfig& o) const {
@@ -166,6 +167,7 @@ nlohmann::json to_json(const ModelConfig& cfg) {
     j["label_smoothing"] = r.label_smoothing;
     j["tied_embeddings"] = to_string(r.tied_embeddings);
     j["emb_init"] = to_string(r.emb_init);
+    j["deep_output"] = r.linear_output ? "linear" : "tanh";
   }
   return j;
 }

@@ -50,6 +50,10 @@ struct RnnConfig {
   // Normal: embedding rows of norm ~1, so the tied output (tanh features, |t| <= 1 per unit,
   // times E^T) can produce logits of useful size from the start (issue 12).
   EmbeddingInit emb_init = EmbeddingInit::Normal;
+  // The deep output o = W [s; c; y] + b before the tied projection: tanh-bounded as in
+  // Nematus (|o_i| <= 1, so logits start small), or linear as in Bahdanau et al.'s textbook
+  // form, whose logits can grow as fast as the embeddings allow (issue 12).
+  bool linear_output = false;
   bool operator==(const RnnConfig& o) const;
 };
 

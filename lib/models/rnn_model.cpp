@@ -116,7 +116,8 @@ RnnModel::StepOutput RnnModel::decoder_step(ParameterVars& p, const Var& xw1, co
 }
 
 Var RnnModel::output_logits(ParameterVars& p, const Var& features) const {
-  Var t = ops::dropout(ops::tanh(apply_linear(p, deep_output_, features)), cfg_.dropout);
+  Var o = apply_linear(p, deep_output_, features);
+  Var t = ops::dropout(cfg_.linear_output ? o : ops::tanh(o), cfg_.dropout);
   return ops::add(ops::matmul(t, p[output_w_], /*trans_b=*/true), p[output_b_]);
 }
 

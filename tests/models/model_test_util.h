@@ -16,12 +16,14 @@ namespace sl::testing {
 constexpr int kTinyVocab = 16;
 constexpr int32_t kBos = 2, kEos = 3, kFirstWord = 4;
 
-// "transformer" (post-norm), "transformer_pre", "rnn": small enough for a 2-core CI box.
+// "transformer" (post-norm), "transformer_pre", "rnn" (tanh deep output), "rnn_linear"
+// (linear deep output): small enough for a 2-core CI box.
 inline ModelConfig tiny_config(const std::string& kind) {
   ModelConfig c;
   c.vocab_size = kTinyVocab;
-  if (kind == "rnn") {
+  if (kind == "rnn" || kind == "rnn_linear") {
     c.type = ModelType::Rnn;
+    c.rnn.linear_output = kind == "rnn_linear";
     c.rnn.emb_dim = 12;
     c.rnn.enc_dim = 8;
     c.rnn.dec_dim = 16;
@@ -44,7 +46,7 @@ inline ModelConfig tiny_config(const std::string& kind) {
 }
 
 inline const std::vector<std::string>& model_kinds() {
-  static const std::vector<std::string> k{"transformer", "transformer_pre", "rnn"};
+  static const std::vector<std::string> k{"transformer", "transformer_pre", "rnn", "rnn_linear"};
   return k;
 }
 
