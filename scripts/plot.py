@@ -147,6 +147,16 @@ class Experiment:
         return None
 
 
+def virtual_time_to(exp, target, key):
+    """Virtual-clock seconds (row[key], set by --profile) at the first validation at or above
+    target; None = not reached or no virtual clock for this run."""
+    for v in exp.valid:
+        b = number(v.get("bleu"))
+        if target is not None and b is not None and b >= target:
+            return number(v.get(key))
+    return None
+
+
 def series(rows, x_of, y_key):
     xs, ys = [], []
     for r in rows:
@@ -283,7 +293,8 @@ def references(group, baseline):
     return one, dense4
 
 
-def write_summary(path, exps_by_model, targets, refs, args, figures, notes):
+def write_summary(path, exps_by_model, targets, refs, args, figures, notes, virtual=()):
+    """virtual: (row key, label) of each --profile's clock: two more columns each."""
     net = args.network
     out = ["# Results summary", "", "Produced by:", "",
            "    " + shlex.join([os.path.basename(sys.executable)] + sys.argv), ""]
@@ -293,10 +304,15 @@ def write_summary(path, exps_by_model, targets, refs, args, figures, notes):
                    f"{one.name if one else 'none'}; 4-node dense reference: "
                    f"{d4.name if d4 else 'none'}")
     out += ["", "Times are seconds; modeled time is on the " + net + " network model. "
-            "Speed-ups are ratios of modeled time to the target BLEU.", ""]
+            "Speed-ups are ratios of modeled time to the target BLEU." +
+            (" Virtual time (scripts/vclock.py): the hardware profile's compute per step plus "
+             "selection plus the ring model on the bytes each step sent, on the profile's "
+             "network; it does not depend on the machine that trained." if virtual else ""), ""]
     head = ["experiment", "model", "nodes", "method", "steps", "best dev BLEU (step)",
             "test BLEU", "time to target, wall", f"time to target, modeled ({net})",
             "bytes/step", "speed-up vs 1-node", "speed-up vs 4-node dense", "status"]
+    for _, label in virtual:
+        head += [f"time to target, virtual ({label})", f"speed-up vs 4-node dense, virtual ({label})"]
     out += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for model, group in exps_by_model.items():
         target = targets[model][0]
@@ -315,6 +331,10 @@ def write_summary(path, exps_by_model, targets, refs, args, figures, notes):
                      str(e.steps), best, fmt(e.test_bleu), wall, modeled, nbytes,
                      ratio(ref_one and ref_one[1], t and t[1]),
                      ratio(ref_d4 and ref_d4[1], t and t[1]), status]
+            for key, _ in virtual:
+                tv = virtual_time_to(e, target, key)
+                ref_v = virtual_time_to(d4, target, key) if d4 else None
+                cells += [missed if tv is None else fmt(tv, 2, " s"), ratio(ref_v, tv)]
             out.append("| " + " | ".join(c.replace("|", "/") for c in cells) + " |")
     out += ["", "## Figures", ""] + [f"- [{f}]({f})" for f in figures]
     if notes.lines:
@@ -329,15 +349,16 @@ def slug(text):
 
 
 def virtual_and_band_figures(plt, args, exps, by_model, out_dir, color_of, notes):
-    """--profile: curves against the virtual clock; --bands: mean +- sd over seeds."""
-    figures = []
+    """--profile: curves against the virtual clock; --bands: mean +- sd over seeds.
+    Returns (figures, [(row key, label) of each profile's virtual clock])."""
+    figures, virtual = [], []
     x_specs = [("steps", "steps", lambda r: number(r.get("step")))]
     if args.profile:
         import vclock
         if args.profile_network not in vclock.PRESETS:
             notes(f"--profile-network {args.profile_network}: not a preset "
                   f"({', '.join(vclock.PRESETS)}); virtual clock figures skipped")
-            return figures
+            return figures, virtual
         gbps, lat = vclock.PRESETS[args.profile_network]
         for path in args.profile:
             prof = vclock.load_profile(path)
@@ -357,6 +378,7 @@ def virtual_and_band_figures(plt, args, exps, by_model, out_dir, color_of, notes
                     f"virtual time ({prof['name']}, {args.profile_network})",
                     lambda r, k=key: number(r.get(k)))
             x_specs.append(spec)
+            virtual.append((key, f"{prof['name']}, {args.profile_network}"))
             for model, group in by_model.items():
                 for kind, rows_of, ykey, label, raw in (
                         ("dev_ce", lambda e: e.valid, "dev_ce", "dev cross-entropy", False),
@@ -368,7 +390,7 @@ def virtual_and_band_figures(plt, args, exps, by_model, out_dir, color_of, notes
                                     color_of, raw):
                         figures.append(name)
     if not args.bands:
-        return figures
+        return figures, virtual
     import speedup_map
     for model, variants in speedup_map.group_variants([e for e in exps if e.valid]).items():
         for ykey, label in (("dev_ce", "dev cross-entropy"), ("bleu", "dev BLEU")):
@@ -378,7 +400,7 @@ def virtual_and_band_figures(plt, args, exps, by_model, out_dir, color_of, notes
                                f"{model}: {label}, mean +- sd over seeds", os.path.join(out_dir, name),
                                color_of):
                     figures.append(name)
-    return figures
+    return figures, virtual
 
 
 def band_figure(plt, variants, ykey, y_label, x_label, x_of, title, path, color_of):
@@ -519,11 +541,12 @@ def main(argv):
                         f"{model}: divergence at averaging steps", os.path.join(out_dir, name),
                         color_of, False, y_from_zero=True):
             figures.append(name)
-    figures += virtual_and_band_figures(plt, args, exps, by_model, out_dir, color_of, notes)
+    more, virtual = virtual_and_band_figures(plt, args, exps, by_model, out_dir, color_of, notes)
+    figures += more
     for model, (target, how) in targets.items():
         print(f"plot.py: {model}: target BLEU {fmt(target)} ({how})")
     write_summary(os.path.join(out_dir, "summary.md"), by_model, targets, refs, args,
-                  figures, notes)
+                  figures, notes, virtual)
     print(f"plot.py: {len(exps)} experiments, {len(figures)} figures -> {out_dir}")
     return 0
 

@@ -200,6 +200,25 @@ def main(argv):
                      "transformer-dev_ce-bands-vs-virtual-fix-1gbe.png"):
             if r.returncode != 0 or not os.path.isfile(os.path.join(work, "plots", name)):
                 FAIL.append(f"plot.py figure {name} not written (exit {r.returncode}: {r.stderr[-500:]})")
+        # plot.py's summary on the virtual clock: target BLEU 10 = dev CE 3.0, so the times are
+        # section 8's: dense4 19.98 s (step 300), partial s1 12.25 s (step 200) -> 1.63x.
+        r = subprocess.run([sys.executable, os.path.join(repo, "scripts", "plot.py"), root,
+                            "--profile", prof_path, "--target-bleu", "10",
+                            "--out", os.path.join(work, "plots-target")],
+                           capture_output=True, text=True, timeout=120)
+        sys.path.insert(0, HERE)
+        from plot_table import read_table
+        _, table = read_table(os.path.join(work, "plots-target", "summary.md"))
+        col = "time to target, virtual (fix, 1gbe)"
+        for run, want in (("tf-4node-dense", 19.98), ("tf-4node-partial-s1", 12.25)):
+            cell = table.get(run, {}).get(col, "")
+            close(f"plot.py virtual time to target {run}",
+                  float(cell.split()[0]) if cell[:1].isdigit() else None, want, 1e-3)
+        got = table.get("tf-4node-partial-s1", {}).get("speed-up vs 4-node dense, virtual (fix, 1gbe)")
+        if got != "1.63x":
+            FAIL.append(f"plot.py virtual speed-up of tf-4node-partial-s1: got {got!r}, want '1.63x'")
+        if table.get("tf-4node-sparse", {}).get(col) != "not reached":
+            FAIL.append(f"plot.py: tf-4node-sparse must not reach BLEU 10: {table.get('tf-4node-sparse')}")
     except ImportError:
         print("check_vclock: matplotlib missing; figure not checked")
     for f in FAIL:
