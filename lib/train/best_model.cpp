@@ -2,9 +2,52 @@
 
 #include <unistd.h>
 
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "common/atomic_file.h"
 #include "train/checkpoint_file.h"
 
 namespace sl {
+
+namespace {
+
+bool readable(const std::string& path) { return access(path.c_str(), R_OK) == 0; }
+
+// `to` becomes a copy of `from`, atomically. A hard link costs nothing and is safe because
+// best-model.ckpt is only ever replaced by rename, never rewritten in place; a filesystem
+// without hard links gets a byte copy.
+void link_or_copy(const std::string& from, const std::string& to) {
+  const std::string tmp = to + ".tmp." + std::to_string(::getpid());
+  std::remove(tmp.c_str());
+  if (::link(from.c_str(), tmp.c_str()) == 0 && std::rename(tmp.c_str(), to.c_str()) == 0) return;
+  std::remove(tmp.c_str());
+  std::ifstream in(from, std::ios::binary);
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  write_file_atomic(to, bytes.str());
+}
+
+}  // namespace
+
+void BestModel::save_into(const std::string& step_dir) const {
+  if (readable(path_)) link_or_copy(path_, step_dir + "/best-model.ckpt");
+}
+
+void BestModel::restore_from(const std::string& step_dir, int64_t best_step) {
+  const std::string saved = step_dir + "/best-model.ckpt";
+  if (readable(saved)) {
+    link_or_copy(saved, path_);
+  } else if (best_step == 0) {
+    // No validation had improved by the checkpoint: a best-model.ckpt here is from after it.
+    std::remove(path_.c_str());
+    params_.clear();
+    return;
+  }
+  // (A checkpoint written before checkpoints carried the best model: keep the file as it is.)
+  load_if_present();
+}
 
 void BestModel::load_if_present() {
   if (access(path_.c_str(), R_OK) == 0)

@@ -20,7 +20,8 @@ struct NodeState {
 };
 
 // checkpoints/step-<t>/node-<r>.ckpt per node, then (rank 0, after a barrier)
-// checkpoints/step-<t>/run.json with the trainer's running totals, then
+// checkpoints/step-<t>/run.json with the trainer's running totals (and best-model.ckpt, the
+// best model as of step t: BestModel::save_into), then
 // checkpoints/latest naming the step directory. Only a step directory named by `latest`
 // and holding run.json is ever loaded, so a kill at any moment leaves the previous
 // checkpoint usable.

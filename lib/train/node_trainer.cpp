@@ -138,7 +138,7 @@ void NodeRun::resume() {
 #endif
   outcome_.last_checkpoint = latest;
   if (rank_ != 0) return;
-  best_.load_if_present();
+  best_.restore_from(latest, totals_.best_step);
   logger_->message("[" + job_.name + "] resumed from " + latest + " (step " +
                    std::to_string(totals_.step) + ")");
 }
@@ -162,6 +162,7 @@ void NodeRun::checkpoint() {
   if (rank_ == 0) {
     nlohmann::json meta = totals_.to_json();
     meta["wall_s"] = wall();
+    best_.save_into(job_.results_dir + "/checkpoints/" + CheckpointStore::step_dir_name(totals_.step));
     store_->commit(totals_.step, meta, job_.train.keep_checkpoints);
   }
   comm_.barrier();

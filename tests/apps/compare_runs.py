@@ -38,6 +38,13 @@ def main(a, b):
         with open(os.path.join(ca, n), "rb") as fa, open(os.path.join(cb, n), "rb") as fb:
             if fa.read() != fb.read():
                 sys.exit(f"{n} differs between {ca} and {cb}")
+    best = [os.path.join(d, "best-model.ckpt") for d in (a, b)]
+    if any(os.path.exists(p) for p in best):
+        if not all(os.path.exists(p) for p in best):
+            sys.exit(f"best-model.ckpt in only one of {a}, {b}")
+        with open(best[0], "rb") as fa, open(best[1], "rb") as fb:
+            if fa.read() != fb.read():
+                sys.exit(f"best-model.ckpt differs between {a} and {b}")
     for name in ("log.jsonl", "valid.jsonl"):
         la, lb = jsonl(os.path.join(a, name)), jsonl(os.path.join(b, name))
         if la != lb:
