@@ -136,25 +136,22 @@ class Experiment:
         nodes = "?" if self.nodes is None else self.nodes
         return f"{self.name} [{self.method}, {nodes}n{tail}]"
 
-    def time_to(self, target, network):
-        """(wall s, modeled s) of the first validation at or above target; None = not reached."""
+    def first_at(self, target):
+        """The first validation row at or above target BLEU; None = not reached."""
         for v in self.valid:
             b = number(v.get("bleu"))
             if target is not None and b is not None and b >= target:
-                modeled = v.get("modeled_time_s")
-                modeled = number(modeled.get(network)) if isinstance(modeled, dict) else None
-                return number(v.get("wall_s")), modeled
+                return v
         return None
 
-
-def virtual_time_to(exp, target, key):
-    """Virtual-clock seconds (row[key], set by --profile) at the first validation at or above
-    target; None = not reached or no virtual clock for this run."""
-    for v in exp.valid:
-        b = number(v.get("bleu"))
-        if target is not None and b is not None and b >= target:
-            return number(v.get(key))
-    return None
+    def time_to(self, target, network):
+        """(wall s, modeled s) of the first validation at or above target; None = not reached."""
+        v = self.first_at(target)
+        if v is None:
+            return None
+        modeled = v.get("modeled_time_s")
+        modeled = number(modeled.get(network)) if isinstance(modeled, dict) else None
+        return number(v.get("wall_s")), modeled
 
 
 def series(rows, x_of, y_key):
@@ -332,8 +329,10 @@ def write_summary(path, exps_by_model, targets, refs, args, figures, notes, virt
                      ratio(ref_one and ref_one[1], t and t[1]),
                      ratio(ref_d4 and ref_d4[1], t and t[1]), status]
             for key, _ in virtual:
-                tv = virtual_time_to(e, target, key)
-                ref_v = virtual_time_to(d4, target, key) if d4 else None
+                # row[key] is the virtual clock --profile added to each validation row
+                hit, ref_hit = e.first_at(target), d4.first_at(target) if d4 else None
+                tv = number(hit.get(key)) if hit else None
+                ref_v = number(ref_hit.get(key)) if ref_hit else None
                 cells += [missed if tv is None else fmt(tv, 2, " s"), ratio(ref_v, tv)]
             out.append("| " + " | ".join(c.replace("|", "/") for c in cells) + " |")
     out += ["", "## Figures", ""] + [f"- [{f}]({f})" for f in figures]

@@ -3,8 +3,6 @@
 #include <unistd.h>
 
 #include <cstdio>
-#include <fstream>
-#include <sstream>
 
 #include "common/atomic_file.h"
 #include "train/checkpoint_file.h"
@@ -23,10 +21,7 @@ void link_or_copy(const std::string& from, const std::string& to) {
   std::remove(tmp.c_str());
   if (::link(from.c_str(), tmp.c_str()) == 0 && std::rename(tmp.c_str(), to.c_str()) == 0) return;
   std::remove(tmp.c_str());
-  std::ifstream in(from, std::ios::binary);
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  write_file_atomic(to, bytes.str());
+  write_file_atomic(to, read_file(from));
 }
 
 }  // namespace
@@ -50,7 +45,7 @@ void BestModel::restore_from(const std::string& step_dir, int64_t best_step) {
 }
 
 void BestModel::load_if_present() {
-  if (access(path_.c_str(), R_OK) == 0)
+  if (readable(path_))
     params_ = read_checkpoint_file(path_).array("params", path_);
 }
 

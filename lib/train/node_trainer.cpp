@@ -158,16 +158,17 @@ void NodeRun::checkpoint() {
 #endif
   const NodeState state{&arena_, adam_.get(), strategy_.get(), batches_.get()};
   store_->save_node(totals_.step, rank_, N_, state);
+  const std::string step_dir =
+      job_.results_dir + "/checkpoints/" + CheckpointStore::step_dir_name(totals_.step);
   comm_.barrier();  // every node's file is complete before the commit names the step
   if (rank_ == 0) {
     nlohmann::json meta = totals_.to_json();
     meta["wall_s"] = wall();
-    best_.save_into(job_.results_dir + "/checkpoints/" + CheckpointStore::step_dir_name(totals_.step));
+    best_.save_into(step_dir);
     store_->commit(totals_.step, meta, job_.train.keep_checkpoints);
   }
   comm_.barrier();
-  outcome_.last_checkpoint =
-      job_.results_dir + "/checkpoints/" + CheckpointStore::step_dir_name(totals_.step);
+  outcome_.last_checkpoint = step_dir;
   // Replaced at the end; if the job dies (a failing rank aborts it), this is what remains.
   summary("incomplete",
           "running (no clean end yet); continue from the last checkpoint with --resume",
