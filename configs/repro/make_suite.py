@@ -57,7 +57,11 @@ def exp(model, name, nodes, sets, steps=S, every=VALID_EVERY):
 
 
 def seeded(model, name, nodes, sets, seeds):
-    return [exp(model, f"{name}-s{s}", nodes, sets + [f"seed={s}"]) for s in seeds]
+    # `seed` also seeds SentencePiece, and a cached model trained with another seed is refused:
+    # seeds other than 1 get their own SentencePiece directory (seed 1 keeps SHARED's).
+    def spm(s):
+        return [] if s == 1 else [f"data.spm_dir={SHARED['data']['spm_dir']}-s{s}"]
+    return [exp(model, f"{name}-s{s}", nodes, sets + [f"seed={s}"] + spm(s)) for s in seeds]
 
 
 def suite(model):
