@@ -44,6 +44,8 @@ constexpr int kNonFiniteExitCode = 3;
 
 // The one reason string the trainer gives a non-finite stop (lib/train/node_trainer.cpp).
 bool stopped_nonfinite(const sl::NodeOutcome& r) { return r.reason.rfind("non-finite", 0) == 0; }
+// Every node agreed on the stop, so every MPI rank sees the same reason.
+bool stopped_by_signal(const sl::NodeOutcome& r) { return r.reason.rfind("stop signal", 0) == 0; }
 
 int exit_code_of(const sl::NodeOutcome& r) {
   if (r.complete) return 0;
@@ -207,8 +209,11 @@ void register_rank_identity(sl::MpiCommunicator& comm) {
 }
 #endif
 
-// Runs one experiment to completion (or to a stop); returns the process exit code.
-int run_one(sl::ExperimentConfig& e, const Options& o, bool resume) {
+// Runs one experiment to completion (or to a stop); returns the process exit code and, when
+// `outcome` is given, how the run ended.
+int run_one(sl::ExperimentConfig& e, const Options& o, bool resume, sl::NodeOutcome* outcome = nullptr) {
+  sl::NodeOutcome ignored;
+  sl::NodeOutcome& out = outcome ? *outcome : ignored;
   e.job.resume = resume;
   e.job.progress_on_tty = !o.no_progress;
   const std::string dir = e.job.results_dir;
@@ -234,7 +239,8 @@ int run_one(sl::ExperimentConfig& e, const Options& o, bool resume) {
         if (comm.rank() == 0) lock = prepare_results_dir(e, resume, o.overwrite);
         comm.barrier();
         maybe_inject_crash(comm.rank());
-        return exit_code_of(sl::run_experiment_on(e, comm));
+        out = sl::run_experiment_on(e, comm);
+        return exit_code_of(out);
       } catch (const sl::InputError& x) {
         sl::note_failure_reported();  // run_mpi_main prints it
         explain_model_mismatch(x, e, old_config);
@@ -259,7 +265,8 @@ int run_one(sl::ExperimentConfig& e, const Options& o, bool resume) {
   sl::DirLock lock = prepare_results_dir(e, resume, o.overwrite);
   maybe_inject_crash(0);
   try {
-    return exit_code_of(sl::run_experiment_sim(e));
+    out = sl::run_experiment_sim(e);
+    return exit_code_of(out);
   } catch (const sl::InputError& x) {
     explain_model_mismatch(x, e, old_config);
     throw;
@@ -296,7 +303,14 @@ int run(const Options& o) {
     std::fprintf(stderr, "[%s] %s: %s, %d node(s), %s\n", s.name.c_str(), x.name.c_str(), x.config.c_str(),
                  e.cluster.nodes, e.job.distributed.method_name().c_str());
     // A suite always continues what it finds: interrupted experiments resume.
-    rc = std::max(rc, run_one(e, o, /*resume=*/!o.overwrite));
+    sl::NodeOutcome outcome;
+    rc = std::max(rc, run_one(e, o, /*resume=*/!o.overwrite, &outcome));
+    if (stopped_by_signal(outcome)) {
+      // SIGTERM / SIGUSR1 / Ctrl-C stop the whole suite, not only the experiment it reached.
+      std::fprintf(stderr, "[%s] stopped at %s (%s); run the same command again to resume\n", s.name.c_str(),
+                   x.name.c_str(), outcome.reason.c_str());
+      break;
+    }
   }
   return rc;
 }
