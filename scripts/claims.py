@@ -25,6 +25,7 @@ Exit status: 0 done, 2 bad arguments or no experiments.
 import argparse
 import os
 import shlex
+import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -176,8 +177,26 @@ def mean_sd(xs, digits=3):
         return "n/a"
     if len(xs) == 1:
         return f"{xs[0]:.{digits}f} (n=1)"
-    import statistics
     return f"{statistics.mean(xs):.{digits}f} +- {statistics.stdev(xs):.{digits}f} (n={len(xs)})"
+
+
+def plateau_control(d4, variants):
+    """The suite's `<d4>-2xS` run: 4-node dense given twice the updates. If its last dev CE is
+    within 1% of the S run's, more updates would not have moved the plateau."""
+    ctl = next((v for v in variants if v.name == d4.name + "-2xS"), None)
+    if ctl is None:
+        return [f"(no `{d4.name}-2xS` run: the budget S is not checked against a longer run)", ""]
+    mine = [s[-1][1] for s in d4.values("dev_ce") if s]
+    theirs = [s[-1][1] for s in ctl.values("dev_ce") if s]
+    if not mine or not theirs or ctl.steps < 2 * d4.steps:
+        return [f"`{ctl.name}` is not finished ({ctl.steps} of {2 * d4.steps} updates): the budget "
+                "check waits for it.", ""]
+    a, b = statistics.mean(mine), statistics.mean(theirs)
+    rel = (b - a) / a
+    verdict = ("S is enough (< 1%)" if abs(rel) < 0.01
+               else "S is NOT enough: more updates still lower dev CE by >= 1%")
+    return [f"Budget check: `{ctl.name}` ({ctl.steps} updates) ends at dev CE {b:.3f} vs "
+            f"{a:.3f} after {d4.steps} ({100 * rel:+.2f}%) -> {verdict}.", ""]
 
 
 def v2_sections(exps, args):
@@ -210,6 +229,7 @@ def v2_sections(exps, args):
                 f"seeds): dev CE {plot.fmt(p_ce, 3)}, dev BLEU {plot.fmt(p_bl, 2)}; relative "
                 f"change of dev CE over that window {'n/a' if ch is None else f'{100 * ch:+.2f}%'}"
                 f" -> {'plateaued (< 1%)' if flat else 'NOT plateaued (>= 1%)'}.", ""]
+        out += plateau_control(d4, variants)
         for key, digits in (("dev_ce", 3), ("bleu", 2)):
             target, how = speedup_map.target_for(d4, key, "plateau", None, args.ce_margin,
                                                  args.bleu_fraction)

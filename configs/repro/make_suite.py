@@ -83,6 +83,9 @@ def suite(model):
                  ["distributed.method=dense", "seed=1"], S, VALID_EVERY))
     e.append(exp(model, "1node-dense-equal-tokens-s1", 1,
                  ["distributed.method=dense", "seed=1"], N * S, N * VALID_EVERY))
+    # Plateau control: is S enough? The same 4-node dense run given 2 S updates (the schedule
+    # stretches with max_steps); claims.py --v2 compares its last dev CE with the S run's.
+    e.append(exp(model, "4node-dense-2xS-s1", N, ["distributed.method=dense", "seed=1"], 2 * S))
     for name, sets in core:
         e += seeded(model, name, N, sets, SEEDS[1:])
     # K sweep, 1 seed: sparse+partial and sparse+error at 100 / 500 / never, fedavg at 100

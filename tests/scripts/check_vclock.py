@@ -182,6 +182,25 @@ def main(argv):
     pv, ch = speedup_map.plateau(Fake(), "dev_ce")
     close("plateau value", pv, ((3.0 + 2.9 + 2.95) / 3 + (3.2 + 3.1 + 3.1) / 3) / 2)
     close("plateau change", ch, ((2.95 - 3.0) / 3.0 + (3.1 - 3.2) / 3.2) / 2)
+
+    # 11. Budget check: the 2xS run ends at 2.97 vs the S run's seed mean (2.95 + 3.1) / 2 =
+    #     3.025 -> -1.82%, not enough; at 3.01 -> -0.50%, enough; half-way -> waits.
+    class Var:
+        def __init__(self, name, steps, lasts):
+            self.name, self.steps, self.lasts = name, steps, lasts
+
+        def values(self, key):
+            return [[(self.steps, x)] for x in self.lasts]
+    import claims
+    d4 = Var("tf-4node-dense", 1000, [2.95, 3.1])
+    for ctl, want in ((Var("tf-4node-dense-2xS", 2000, [2.97]), "(-1.82%) -> S is NOT enough"),
+                      (Var("tf-4node-dense-2xS", 2000, [3.01]), "(-0.50%) -> S is enough (< 1%)"),
+                      (Var("tf-4node-dense-2xS", 1000, [3.0]), "is not finished (1000 of 2000")):
+        got = " ".join(claims.plateau_control(d4, [d4, ctl]))
+        if want not in got:
+            FAIL.append(f"plateau_control: {want!r} not in {got!r}")
+    if "no `tf-4node-dense-2xS` run" not in " ".join(claims.plateau_control(d4, [d4])):
+        FAIL.append("plateau_control without the 2xS run must say so")
     try:
         import matplotlib  # noqa: F401
         r = subprocess.run([sys.executable, os.path.join(repo, "scripts", "speedup_map.py"), root,
