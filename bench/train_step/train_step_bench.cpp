@@ -56,6 +56,17 @@ void print_profile(const sl::ProfilingDevice& prof, int steps, double mean_s, do
   }
   std::fprintf(stderr, "%-32s %10.2f %6.1f%%\n", "all kernels", 1e3 * kernels * per,
                100 * kernels * per / mean_s);
+  // The Device methods behind the categories, slowest first (the levers are per method).
+  std::vector<std::pair<std::string, sl::ProfilingDevice::Bucket>> by_kernel(prof.kernels().begin(),
+                                                                             prof.kernels().end());
+  std::sort(by_kernel.begin(), by_kernel.end(),
+            [](const auto& a, const auto& b) { return a.second.seconds > b.second.seconds; });
+  std::fprintf(stderr, "%-32s %10s %7s %10s\n", "  by kernel", "ms/step", "% step", "calls/step");
+  for (const auto& [name, b] : by_kernel) {
+    if (b.seconds * per < 1e-3 * mean_s) break;  // under 0.1% of the step
+    std::fprintf(stderr, "  %-30s %10.2f %6.1f%% %10.0f\n", name.c_str(), 1e3 * b.seconds * per,
+                 100 * b.seconds * per / mean_s, b.calls * per);
+  }
   std::fprintf(stderr, "%-32s %10.2f %6.1f%%   (%.2f GFLOP/step at %.1f GFLOP/s)\n",
                "GEMM-only floor", 1e3 * prof.gemm_flops() * per / (ceiling * 1e9),
                100 * prof.gemm_flops() * per / (ceiling * 1e9) / mean_s,

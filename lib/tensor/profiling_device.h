@@ -1,6 +1,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <map>
 #include <string>
 
 #include "tensor/device.h"
@@ -37,6 +38,8 @@ class ProfilingDevice : public Device {
   explicit ProfilingDevice(Device& inner) : inner_(inner) {}
   static const char* category_name(Category c);
   const std::array<Bucket, kCategoryCount>& buckets() const { return buckets_; }
+  // The same time by Device method (gemm, axpby, dropout_mask, ...), finer than categories.
+  const std::map<std::string, Bucket>& kernels() const { return kernels_; }
   double gemm_flops() const { return gemm_flops_; }  // 2*M*N*K summed over gemm + gemm_batched
   void reset();
 
@@ -98,12 +101,13 @@ class ProfilingDevice : public Device {
                    float* v, float* p) override;
 
  private:
-  // Runs f on the inner device and books its time under c.
+  // Runs f on the inner device and books its time under c and under the kernel's name.
   template <class F>
-  auto timed(Category c, F&& f) -> decltype(f());
+  auto timed(Category c, const char* kernel, F&& f) -> decltype(f());
 
   Device& inner_;
   std::array<Bucket, kCategoryCount> buckets_{};
+  std::map<std::string, Bucket> kernels_;
   double gemm_flops_ = 0;
 };
 

@@ -1,11 +1,14 @@
 // Fused training kernels of the CPU backend: dropout masks, the GRU cell and Adam. Each is
-// one pass over its data.
+// one pass over its data, split over the kernel threads when large (by element or batch row).
+// clang-format off (must stay the first include)
 #include "tensor/cpu/cpu_vectorize.h"  // first: sets the vectorisation options
+// clang-format on
 #include <cmath>
 
 #include "common/counter_rng.h"
 #include "tensor/cpu/cpu_device.h"
 #include "tensor/cpu/cpu_math.h"
+#include "tensor/cpu/cpu_threads.h"
 
 namespace sl {
 
@@ -14,21 +17,25 @@ void CpuDevice::dropout_mask(size_t n, float p, uint64_t seed, uint64_t stream,
   const float keep = 1.0f / (1.0f - p);
   // The per-stream part of the hash is hoisted; the rest is counter_uniform(seed, stream, i).
   const uint64_t base = splitmix64(seed ^ splitmix64(stream));
-  for (size_t i = 0; i < n; ++i) {
-    const float u = static_cast<float>(splitmix64(base + i) >> 40) * (1.0f / 16777216.0f);
-    mask[i] = u >= p ? keep : 0.0f;
-  }
+  cpu::parallel_for(n, cpu::kElementGrain, [=](size_t lo, size_t hi) {
+    for (size_t i = lo; i < hi; ++i) {
+      const float u = static_cast<float>(splitmix64(base + i) >> 40) * (1.0f / 16777216.0f);
+      mask[i] = u >= p ? keep : 0.0f;
+    }
+  });
 }
 
-void CpuDevice::gru_cell(int B, int H, const float* __restrict xw, const float* __restrict hu,
-                         const float* __restrict h_prev, float* __restrict h,
-                         float* __restrict cache) {
-  for (int b = 0; b < B; ++b) {
-    const float* __restrict x = xw + static_cast<size_t>(b) * 3 * H;
-    const float* __restrict u = hu + static_cast<size_t>(b) * 3 * H;
-    const float* __restrict hp = h_prev + static_cast<size_t>(b) * H;
-    float* __restrict ho = h + static_cast<size_t>(b) * H;
-    float* __restrict c = cache + static_cast<size_t>(b) * 4 * H;
+namespace {
+// Rows [lo, hi) of the GRU cell and of its backward: plain functions of their pointers, so
+// their inner loops vectorise (the same loops over a lambda's captures did not).
+void gru_rows(size_t lo, size_t hi, int H, const float* __restrict xw, const float* __restrict hu,
+              const float* __restrict h_prev, float* __restrict h, float* __restrict cache) {
+  for (size_t b = lo; b < hi; ++b) {
+    const float* __restrict x = xw + b * 3 * H;
+    const float* __restrict u = hu + b * 3 * H;
+    const float* __restrict hp = h_prev + b * H;
+    float* __restrict ho = h + b * H;
+    float* __restrict c = cache + b * 4 * H;
     for (int j = 0; j < H; ++j) {
       const float r = cpu::sigmoid(x[j] + u[j]);
       const float z = cpu::sigmoid(x[H + j] + u[H + j]);
@@ -43,17 +50,16 @@ void CpuDevice::gru_cell(int B, int H, const float* __restrict xw, const float* 
   }
 }
 
-void CpuDevice::gru_cell_backward(int B, int H, const float* __restrict h_prev,
-                                  const float* __restrict cache, const float* __restrict dh,
-                                  float* __restrict dxw, float* __restrict dhu,
-                                  float* __restrict dh_prev) {
-  for (int b = 0; b < B; ++b) {
-    const float* __restrict hp = h_prev + static_cast<size_t>(b) * H;
-    const float* __restrict c = cache + static_cast<size_t>(b) * 4 * H;
-    const float* __restrict d = dh + static_cast<size_t>(b) * H;
-    float* __restrict dx = dxw + static_cast<size_t>(b) * 3 * H;
-    float* __restrict du = dhu + static_cast<size_t>(b) * 3 * H;
-    float* __restrict dp = dh_prev + static_cast<size_t>(b) * H;
+void gru_rows_backward(size_t lo, size_t hi, int H, const float* __restrict h_prev,
+                       const float* __restrict cache, const float* __restrict dh,
+                       float* __restrict dxw, float* __restrict dhu, float* __restrict dh_prev) {
+  for (size_t b = lo; b < hi; ++b) {
+    const float* __restrict hp = h_prev + b * H;
+    const float* __restrict c = cache + b * 4 * H;
+    const float* __restrict d = dh + b * H;
+    float* __restrict dx = dxw + b * 3 * H;
+    float* __restrict du = dhu + b * 3 * H;
+    float* __restrict dp = dh_prev + b * H;
     for (int j = 0; j < H; ++j) {
       const float r = c[j], z = c[H + j], nn = c[2 * H + j], un = c[3 * H + j];
       const float g = d[j];
@@ -70,19 +76,35 @@ void CpuDevice::gru_cell_backward(int B, int H, const float* __restrict h_prev,
     }
   }
 }
+}  // namespace
+
+void CpuDevice::gru_cell(int B, int H, const float* xw, const float* hu, const float* h_prev,
+                         float* h, float* cache) {
+  cpu::parallel_for(B, cpu::row_grain(8 * static_cast<size_t>(H)),
+                    [=](size_t lo, size_t hi) { gru_rows(lo, hi, H, xw, hu, h_prev, h, cache); });
+}
+
+void CpuDevice::gru_cell_backward(int B, int H, const float* h_prev, const float* cache,
+                                  const float* dh, float* dxw, float* dhu, float* dh_prev) {
+  cpu::parallel_for(B, cpu::row_grain(12 * static_cast<size_t>(H)), [=](size_t lo, size_t hi) {
+    gru_rows_backward(lo, hi, H, h_prev, cache, dh, dxw, dhu, dh_prev);
+  });
+}
 
 void CpuDevice::adam_update(size_t n, float lr_t, float b1, float b2, float eps_t,
                             const float* __restrict g, float* __restrict m, float* __restrict v,
                             float* __restrict p) {
   const float c1 = 1.0f - b1, c2 = 1.0f - b2;
-  for (size_t i = 0; i < n; ++i) {
-    const float gi = g[i];
-    const float mi = b1 * m[i] + c1 * gi;
-    const float vi = b2 * v[i] + c2 * gi * gi;
-    m[i] = mi;
-    v[i] = vi;
-    p[i] -= lr_t * mi / (std::sqrt(vi) + eps_t);
-  }
+  cpu::parallel_for(n, cpu::kElementGrain, [=](size_t lo, size_t hi) {
+    for (size_t i = lo; i < hi; ++i) {
+      const float gi = g[i];
+      const float mi = b1 * m[i] + c1 * gi;
+      const float vi = b2 * v[i] + c2 * gi * gi;
+      m[i] = mi;
+      v[i] = vi;
+      p[i] -= lr_t * mi / (std::sqrt(vi) + eps_t);
+    }
+  });
 }
 
 }  // namespace sl

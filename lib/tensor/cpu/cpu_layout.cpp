@@ -1,25 +1,30 @@
 // Layout kernels of the CPU backend: strided block copies (concat/slice), 4-D permutes and
 // embedding gather / scatter-add.
+// clang-format off (must stay the first include)
 #include "tensor/cpu/cpu_vectorize.h"  // first: sets the vectorisation options
+// clang-format on
 #include <cstring>
 #include <stdexcept>
 #include <string>
 
 #include "tensor/cpu/cpu_device.h"
+#include "tensor/cpu/cpu_threads.h"
 
 namespace sl {
 
 void CpuDevice::copy_block(int rows, int width, const float* __restrict src, int64_t src_ld,
                            float* __restrict dst, int64_t dst_ld, bool accumulate) {
-  for (int r = 0; r < rows; ++r) {
-    const float* __restrict s = src + r * src_ld;
-    float* __restrict d = dst + r * dst_ld;
-    if (accumulate) {
-      for (int j = 0; j < width; ++j) d[j] += s[j];
-    } else {
-      std::memcpy(d, s, static_cast<size_t>(width) * sizeof(float));
+  cpu::parallel_for(rows, cpu::row_grain(width), [=](size_t lo, size_t hi) {
+    for (size_t r = lo; r < hi; ++r) {
+      const float* __restrict s = src + r * src_ld;
+      float* __restrict d = dst + r * dst_ld;
+      if (accumulate) {
+        for (int j = 0; j < width; ++j) d[j] += s[j];
+      } else {
+        std::memcpy(d, s, static_cast<size_t>(width) * sizeof(float));
+      }
     }
-  }
+  });
 }
 
 void CpuDevice::permute4(const int dims[4], const int perm[4], const float* __restrict x,
@@ -30,10 +35,12 @@ void CpuDevice::permute4(const int dims[4], const int perm[4], const float* __re
   const int d0 = dims[perm[0]], d1 = dims[perm[1]], d2 = dims[perm[2]], d3 = dims[perm[3]];
   const int64_t s0 = xs[perm[0]], s1 = xs[perm[1]], s2 = xs[perm[2]], s3 = xs[perm[3]];
   // y is written contiguously; the innermost read is contiguous when perm[3] == 3 (the
-  // attention head split/merge), strided otherwise.
-  float* __restrict out = y;
-  for (int i0 = 0; i0 < d0; ++i0)
-    for (int i1 = 0; i1 < d1; ++i1)
+  // attention head split/merge), strided otherwise. Threads split y's outer two dimensions.
+  const size_t outer = static_cast<size_t>(d0) * d1;
+  cpu::parallel_for(outer, cpu::row_grain(static_cast<size_t>(d2) * d3), [=](size_t lo, size_t hi) {
+    for (size_t o = lo; o < hi; ++o) {
+      const int64_t i0 = static_cast<int64_t>(o / d1), i1 = static_cast<int64_t>(o % d1);
+      float* __restrict out = y + o * d2 * d3;
       for (int i2 = 0; i2 < d2; ++i2) {
         const float* __restrict in = x + i0 * s0 + i1 * s1 + i2 * s2;
         if (s3 == 1) {
@@ -49,6 +56,8 @@ void CpuDevice::permute4(const int dims[4], const int perm[4], const float* __re
         }
         out += d3;
       }
+    }
+  });
 }
 
 void CpuDevice::embedding(int n, int dim, const float* __restrict table,

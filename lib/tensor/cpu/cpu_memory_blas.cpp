@@ -7,6 +7,7 @@
 
 #include "tensor/caching_allocator.h"
 #include "tensor/cpu/cpu_device.h"
+#include "tensor/cpu/cpu_threads.h"
 
 namespace sl {
 
@@ -16,8 +17,8 @@ void* aligned_raw_alloc(size_t bytes) { return std::aligned_alloc(64, (bytes + 6
 
 CachingAllocator& cpu_memory() {
   // Never destroyed: tensors held by statics may be released after it would be.
-  static CachingAllocator* cache = new CachingAllocator(aligned_raw_alloc, std::free, "CPU aligned_alloc",
-                                                       size_t(1) << 30);
+  static CachingAllocator* cache =
+      new CachingAllocator(aligned_raw_alloc, std::free, "CPU aligned_alloc", size_t(1) << 30);
   return *cache;
 }
 }  // namespace
@@ -25,7 +26,9 @@ CachingAllocator& cpu_memory() {
 void* CpuDevice::alloc(size_t bytes) { return cpu_memory().allocate(bytes); }
 void CpuDevice::release(void* p) { cpu_memory().release(p); }
 void CpuDevice::to_host(void* dst, const void* src, size_t bytes) { std::memcpy(dst, src, bytes); }
-void CpuDevice::from_host(void* dst, const void* src, size_t bytes) { std::memcpy(dst, src, bytes); }
+void CpuDevice::from_host(void* dst, const void* src, size_t bytes) {
+  std::memcpy(dst, src, bytes);
+}
 void CpuDevice::copy(void* dst, const void* src, size_t bytes) { std::memmove(dst, src, bytes); }
 
 void CpuDevice::gemm(bool ta, bool tb, int M, int N, int K, float alpha, const float* A,
@@ -36,10 +39,26 @@ void CpuDevice::gemm(bool ta, bool tb, int M, int N, int K, float alpha, const f
               K, alpha, A, std::max(1, ta ? M : K), B, std::max(1, tb ? K : N), beta, C, N);
 }
 
+namespace {
+constexpr double kOpenBlasSerialMacs = 4.0 * 65536;  // interface/gemm.c: SMP_THRESHOLD_MIN x 4
+constexpr double kBatchGrainMacs = 200000;           // ~20 us of work per chunk at least
+}  // namespace
+
 void CpuDevice::gemm_batched(bool ta, bool tb, int M, int N, int K, float alpha, const float* A,
                              int64_t sa, const float* B, int64_t sb, float beta, float* C,
                              int64_t sc, int batch) {
-  for (int i = 0; i < batch; ++i) gemm(ta, tb, M, N, K, alpha, A + i * sa, B + i * sb, beta, C + i * sc);
+  // OpenBLAS runs a product this small on the calling thread alone (below its threading
+  // threshold of 4 x 65536 multiply-adds), so the kernel threads share out the batch: each
+  // item is the same single-threaded call as before, so the result does not change.
+  const double macs = static_cast<double>(M) * N * K;
+  const size_t grain =
+      macs >= kOpenBlasSerialMacs
+          ? static_cast<size_t>(batch)
+          : std::max<size_t>(1, static_cast<size_t>(kBatchGrainMacs / std::max(macs, 1.0)));
+  cpu::parallel_for(static_cast<size_t>(batch), grain, [&](size_t lo, size_t hi) {
+    for (size_t i = lo; i < hi; ++i)
+      gemm(ta, tb, M, N, K, alpha, A + i * sa, B + i * sb, beta, C + i * sc);
+  });
 }
 
 Device& cpu_device() {
@@ -47,6 +66,9 @@ Device& cpu_device() {
   return dev;
 }
 
-void set_blas_threads(int n) { openblas_set_num_threads(n); }
+void set_blas_threads(int n) {
+  openblas_set_num_threads(n);
+  cpu::set_kernel_threads(n);  // the kernels' own threads follow the same setting
+}
 
 }  // namespace sl

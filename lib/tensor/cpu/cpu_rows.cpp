@@ -1,86 +1,100 @@
 // Last-axis kernels of the CPU backend: softmax, log-softmax, layer norm, attention masks,
 // label-smoothed cross-entropy.
 // Every row is independent; softmaxes subtract the row maximum (no overflow), layer norm
-// computes the variance in a second pass over the centred values (no cancellation).
+// computes the variance in a second pass over the centred values (no cancellation). Large
+// ones split their rows over the kernel threads.
+// clang-format off (must stay the first include)
 #include "tensor/cpu/cpu_vectorize.h"  // first: sets the vectorisation options
+// clang-format on
 #include <cmath>
 #include <stdexcept>
 #include <string>
 
 #include "tensor/cpu/cpu_device.h"
 #include "tensor/cpu/cpu_math.h"
+#include "tensor/cpu/cpu_threads.h"
 
 namespace sl {
 
 void CpuDevice::softmax(int rows, int cols, const float* x, float* y) {
   // x may alias y: each element is read before it is written.
-  for (int r = 0; r < rows; ++r) {
-    const float* xr = x + static_cast<size_t>(r) * cols;
-    float* yr = y + static_cast<size_t>(r) * cols;
-    const float m = cpu::row_max(cols, xr);
-    for (int c = 0; c < cols; ++c) yr[c] = cpu::exp(xr[c] - m);
-    const float inv = 1.0f / cpu::row_sum(cols, yr);
-    for (int c = 0; c < cols; ++c) yr[c] *= inv;
-  }
+  cpu::parallel_for(rows, cpu::row_grain(cols), [=](size_t lo, size_t hi) {
+    for (size_t r = lo; r < hi; ++r) {
+      const float* xr = x + static_cast<size_t>(r) * cols;
+      float* yr = y + static_cast<size_t>(r) * cols;
+      const float m = cpu::row_max(cols, xr);
+      for (int c = 0; c < cols; ++c) yr[c] = cpu::exp(xr[c] - m);
+      const float inv = 1.0f / cpu::row_sum(cols, yr);
+      for (int c = 0; c < cols; ++c) yr[c] *= inv;
+    }
+  });
 }
 
 void CpuDevice::softmax_backward(int rows, int cols, const float* __restrict y,
                                  const float* __restrict dy, float* __restrict dx) {
-  for (int r = 0; r < rows; ++r) {
-    const size_t o = static_cast<size_t>(r) * cols;
-    const float* __restrict yr = y + o;
-    const float* __restrict dyr = dy + o;
-    float* __restrict dxr = dx + o;
-    const float d = cpu::row_dot(cols, dyr, yr);
-    for (int c = 0; c < cols; ++c) dxr[c] += yr[c] * (dyr[c] - d);
-  }
+  cpu::parallel_for(rows, cpu::row_grain(cols), [=](size_t lo, size_t hi) {
+    for (size_t r = lo; r < hi; ++r) {
+      const size_t o = static_cast<size_t>(r) * cols;
+      const float* __restrict yr = y + o;
+      const float* __restrict dyr = dy + o;
+      float* __restrict dxr = dx + o;
+      const float d = cpu::row_dot(cols, dyr, yr);
+      for (int c = 0; c < cols; ++c) dxr[c] += yr[c] * (dyr[c] - d);
+    }
+  });
 }
 
 void CpuDevice::log_softmax(int rows, int cols, const float* x, float* y) {
-  for (int r = 0; r < rows; ++r) {
-    const float* xr = x + static_cast<size_t>(r) * cols;
-    float* yr = y + static_cast<size_t>(r) * cols;
-    const float m = cpu::row_max(cols, xr);
-    float acc[16] = {};
-    int c = 0;
-    for (; c + 16 <= cols; c += 16)
-      for (int l = 0; l < 16; ++l) acc[l] += cpu::exp(xr[c + l] - m);
-    float s = 0;
-    for (; c < cols; ++c) s += cpu::exp(xr[c] - m);
-    for (int l = 0; l < 16; ++l) s += acc[l];
-    const float lse = m + std::log(s);
-    for (c = 0; c < cols; ++c) yr[c] = xr[c] - lse;
-  }
+  cpu::parallel_for(rows, cpu::row_grain(cols), [=](size_t lo, size_t hi) {
+    for (size_t r = lo; r < hi; ++r) {
+      const float* xr = x + static_cast<size_t>(r) * cols;
+      float* yr = y + static_cast<size_t>(r) * cols;
+      const float m = cpu::row_max(cols, xr);
+      float acc[16] = {};
+      int c = 0;
+      for (; c + 16 <= cols; c += 16)
+        for (int l = 0; l < 16; ++l) acc[l] += cpu::exp(xr[c + l] - m);
+      float s = 0;
+      for (; c < cols; ++c) s += cpu::exp(xr[c] - m);
+      for (int l = 0; l < 16; ++l) s += acc[l];
+      const float lse = m + std::log(s);
+      for (c = 0; c < cols; ++c) yr[c] = xr[c] - lse;
+    }
+  });
 }
 
 void CpuDevice::log_softmax_backward(int rows, int cols, const float* __restrict y,
                                      const float* __restrict dy, float* __restrict dx) {
-  for (int r = 0; r < rows; ++r) {
-    const size_t o = static_cast<size_t>(r) * cols;
-    const float* __restrict yr = y + o;
-    const float* __restrict dyr = dy + o;
-    float* __restrict dxr = dx + o;
-    const float s = cpu::row_sum(cols, dyr);
-    for (int c = 0; c < cols; ++c) dxr[c] += dyr[c] - cpu::exp(yr[c]) * s;
-  }
+  cpu::parallel_for(rows, cpu::row_grain(cols), [=](size_t lo, size_t hi) {
+    for (size_t r = lo; r < hi; ++r) {
+      const size_t o = static_cast<size_t>(r) * cols;
+      const float* __restrict yr = y + o;
+      const float* __restrict dyr = dy + o;
+      float* __restrict dxr = dx + o;
+      const float s = cpu::row_sum(cols, dyr);
+      for (int c = 0; c < cols; ++c) dxr[c] += dyr[c] - cpu::exp(yr[c]) * s;
+    }
+  });
 }
 
 void CpuDevice::layer_norm(int rows, int cols, float eps, const float* __restrict x,
                            const float* __restrict gamma, const float* __restrict beta,
                            float* __restrict y, float* __restrict mean, float* __restrict rstd) {
   const float inv_n = 1.0f / static_cast<float>(cols);
-  for (int r = 0; r < rows; ++r) {
-    const size_t o = static_cast<size_t>(r) * cols;
-    const float* __restrict xr = x + o;
-    float* __restrict yr = y + o;
-    const float mu = cpu::row_sum(cols, xr) * inv_n;
-    for (int c = 0; c < cols; ++c) yr[c] = xr[c] - mu;  // centred values, reused below
-    const float var = cpu::row_dot(cols, yr, yr) * inv_n;
-    const float rs = 1.0f / std::sqrt(var + eps);
-    for (int c = 0; c < cols; ++c) yr[c] = yr[c] * rs * gamma[c] + beta[c];
-    mean[r] = mu;
-    rstd[r] = rs;
-  }
+  cpu::parallel_for(rows, cpu::row_grain(cols), [=](size_t lo, size_t hi) {
+    for (size_t r = lo; r < hi; ++r) {
+      const size_t o = static_cast<size_t>(r) * cols;
+      const float* __restrict xr = x + o;
+      float* __restrict yr = y + o;
+      const float mu = cpu::row_sum(cols, xr) * inv_n;
+      for (int c = 0; c < cols; ++c) yr[c] = xr[c] - mu;  // centred values, reused below
+      const float var = cpu::row_dot(cols, yr, yr) * inv_n;
+      const float rs = 1.0f / std::sqrt(var + eps);
+      for (int c = 0; c < cols; ++c) yr[c] = yr[c] * rs * gamma[c] + beta[c];
+      mean[r] = mu;
+      rstd[r] = rs;
+    }
+  });
 }
 
 void CpuDevice::layer_norm_backward(int rows, int cols, const float* __restrict x,
@@ -148,28 +162,34 @@ void CpuDevice::cross_entropy(int R, int V, const float* __restrict logits,
                               float* __restrict loss, float* __restrict probs) {
   // With sum_v q_v = 1: loss = lse - (1-ls) x_t - (ls/V) sum_v x_v, lse = log sum_v e^x_v.
   const float off = smoothing / static_cast<float>(V);
+  // Targets are checked first, here: a worker thread must not throw.
   for (int r = 0; r < R; ++r) {
-    const size_t o = static_cast<size_t>(r) * V;
-    const float* __restrict xr = logits + o;
-    float* __restrict pr = probs + o;
     const int t = targets[r];
-    if (t == pad_id) {
-      loss[r] = 0.0f;
-      for (int v = 0; v < V; ++v) pr[v] = 0.0f;
-      continue;
-    }
-    if (t < 0 || t >= V)
+    if (t != pad_id && (t < 0 || t >= V))
       throw std::out_of_range("cross_entropy: target " + std::to_string(t) + " of row " +
                               std::to_string(r) + " is outside [0, " + std::to_string(V) + ")");
-    const float m = cpu::row_max(V, xr);
-    for (int v = 0; v < V; ++v) pr[v] = cpu::exp(xr[v] - m);
-    const float s = cpu::row_sum(V, pr);
-    const float inv = 1.0f / s;
-    for (int v = 0; v < V; ++v) pr[v] *= inv;
-    const float lse = m + std::log(s);
-    const float sum_x = off != 0.0f ? cpu::row_sum(V, xr) : 0.0f;
-    loss[r] = lse - (1.0f - smoothing) * xr[t] - off * sum_x;
   }
+  cpu::parallel_for(R, cpu::row_grain(V), [=](size_t lo, size_t hi) {
+    for (size_t r = lo; r < hi; ++r) {
+      const size_t o = r * V;
+      const float* __restrict xr = logits + o;
+      float* __restrict pr = probs + o;
+      const int t = targets[r];
+      if (t == pad_id) {
+        loss[r] = 0.0f;
+        for (int v = 0; v < V; ++v) pr[v] = 0.0f;
+        continue;
+      }
+      const float m = cpu::row_max(V, xr);
+      for (int v = 0; v < V; ++v) pr[v] = cpu::exp(xr[v] - m);
+      const float s = cpu::row_sum(V, pr);
+      const float inv = 1.0f / s;
+      for (int v = 0; v < V; ++v) pr[v] *= inv;
+      const float lse = m + std::log(s);
+      const float sum_x = off != 0.0f ? cpu::row_sum(V, xr) : 0.0f;
+      loss[r] = lse - (1.0f - smoothing) * xr[t] - off * sum_x;
+    }
+  });
 }
 
 void CpuDevice::cross_entropy_backward(int R, int V, const float* __restrict probs,
@@ -177,16 +197,18 @@ void CpuDevice::cross_entropy_backward(int R, int V, const float* __restrict pro
                                        float smoothing, const float* __restrict dloss,
                                        float* __restrict dlogits) {
   const float off = smoothing / static_cast<float>(V);
-  for (int r = 0; r < R; ++r) {
-    const int t = targets[r];
-    if (t == pad_id) continue;
-    const size_t o = static_cast<size_t>(r) * V;
-    const float* __restrict pr = probs + o;
-    float* __restrict dr = dlogits + o;
-    const float d = dloss[r];
-    for (int v = 0; v < V; ++v) dr[v] += d * (pr[v] - off);
-    dr[t] -= d * (1.0f - smoothing);
-  }
+  cpu::parallel_for(R, cpu::row_grain(V), [=](size_t lo, size_t hi) {
+    for (size_t r = lo; r < hi; ++r) {
+      const int t = targets[r];
+      if (t == pad_id) continue;
+      const size_t o = static_cast<size_t>(r) * V;
+      const float* __restrict pr = probs + o;
+      float* __restrict dr = dlogits + o;
+      const float d = dloss[r];
+      for (int v = 0; v < V; ++v) dr[v] += d * (pr[v] - off);
+      dr[t] -= d * (1.0f - smoothing);
+    }
+  });
 }
 
 }  // namespace sl
