@@ -10,6 +10,12 @@ Tensor& Var::grad() const {
   return node_->grad;
 }
 
+Var::GradSlot Var::grad_slot() const {
+  const bool fresh = !node_->grad.defined();
+  if (fresh) node_->grad = Tensor::empty(node_->value.device(), node_->value.shape());
+  return {node_->grad.f32(), fresh};
+}
+
 Graph::Graph(Device& dev, bool dropout_enabled, uint64_t seed)
     : dev_(&dev), dropout_enabled_(dropout_enabled), seed_(seed) {}
 

@@ -33,6 +33,17 @@ class Var {
   bool requires_grad() const { return node_->requires_grad; }
   // The gradient tensor, zero-allocated on first call.
   Tensor& grad() const;
+  // For a backward that writes EVERY element of this gradient: where to write, and whether
+  // the buffer was just allocated without zeroing (then the kernel must overwrite: beta 0,
+  // accumulate false), which saves a fill pass and a read pass over it. Adding to a zeroed
+  // buffer and overwriting give the same bits, so results do not change.
+  struct GradSlot {
+    float* data;
+    bool fresh;
+    float beta() const { return fresh ? 0.0f : 1.0f; }
+    bool accumulate() const { return !fresh; }
+  };
+  GradSlot grad_slot() const;
   Node* node() const { return node_; }
   Graph& graph() const { return *graph_; }
 

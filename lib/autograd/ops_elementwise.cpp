@@ -40,7 +40,10 @@ Var add(const Var& a, const Var& b) {
   Tensor y = g.empty(a.shape());
   dev.add_bias(rows, cols, a.value().f32(), b.value().f32(), y.f32());
   return g.op(y, a.requires_grad() || b.requires_grad(), [=, &dev](const Tensor& dy) {
-    if (a.requires_grad()) dev.axpby(numel(a), 1.0f, dy.f32(), 1.0f, a.grad().f32());
+    if (a.requires_grad()) {
+      const auto da = a.grad_slot();
+      dev.axpby(numel(a), 1.0f, dy.f32(), da.beta(), da.data);
+    }
     if (b.requires_grad()) {
       if (rows == 1)
         dev.axpby(numel(b), 1.0f, dy.f32(), 1.0f, b.grad().f32());
@@ -59,8 +62,14 @@ Var sub(const Var& a, const Var& b) {
   dev.axpby(n, -1.0f, b.value().f32(), 0.0f, y.f32());
   dev.axpby(n, 1.0f, a.value().f32(), 1.0f, y.f32());
   return g.op(y, a.requires_grad() || b.requires_grad(), [=, &dev](const Tensor& dy) {
-    if (a.requires_grad()) dev.axpby(n, 1.0f, dy.f32(), 1.0f, a.grad().f32());
-    if (b.requires_grad()) dev.axpby(n, -1.0f, dy.f32(), 1.0f, b.grad().f32());
+    if (a.requires_grad()) {
+      const auto da = a.grad_slot();
+      dev.axpby(n, 1.0f, dy.f32(), da.beta(), da.data);
+    }
+    if (b.requires_grad()) {
+      const auto db = b.grad_slot();
+      dev.axpby(n, -1.0f, dy.f32(), db.beta(), db.data);
+    }
   });
 }
 
@@ -72,8 +81,14 @@ Var mul(const Var& a, const Var& b) {
   Tensor y = g.empty(a.shape());
   dev.mul(n, a.value().f32(), b.value().f32(), y.f32(), false);
   return g.op(y, a.requires_grad() || b.requires_grad(), [=, &dev](const Tensor& dy) {
-    if (a.requires_grad()) dev.mul(n, dy.f32(), b.value().f32(), a.grad().f32(), true);
-    if (b.requires_grad()) dev.mul(n, dy.f32(), a.value().f32(), b.grad().f32(), true);
+    if (a.requires_grad()) {
+      const auto da = a.grad_slot();
+      dev.mul(n, dy.f32(), b.value().f32(), da.data, da.accumulate());
+    }
+    if (b.requires_grad()) {
+      const auto db = b.grad_slot();
+      dev.mul(n, dy.f32(), a.value().f32(), db.data, db.accumulate());
+    }
   });
 }
 
@@ -84,7 +99,8 @@ Var scale(const Var& a, float s) {
   Tensor y = g.empty(a.shape());
   dev.axpby(n, s, a.value().f32(), 0.0f, y.f32());
   return g.op(y, a.requires_grad(), [=, &dev](const Tensor& dy) {
-    dev.axpby(n, s, dy.f32(), 1.0f, a.grad().f32());
+    const auto da = a.grad_slot();
+    dev.axpby(n, s, dy.f32(), da.beta(), da.data);
   });
 }
 
@@ -105,16 +121,20 @@ Var blend_rows(const Tensor& m, const Var& a, const Var& b) {
   dev.mul_rows(rows, cols, a.value().f32(), m.f32(), y.f32(), false);
   dev.mul_rows(rows, cols, b.value().f32(), one_minus.f32(), y.f32(), true);
   return g.op(y, a.requires_grad() || b.requires_grad(), [=, &dev](const Tensor& dy) {
-    if (a.requires_grad()) dev.mul_rows(rows, cols, dy.f32(), m.f32(), a.grad().f32(), true);
-    if (b.requires_grad())
-      dev.mul_rows(rows, cols, dy.f32(), one_minus.f32(), b.grad().f32(), true);
+    if (a.requires_grad()) {
+      const auto da = a.grad_slot();
+      dev.mul_rows(rows, cols, dy.f32(), m.f32(), da.data, da.accumulate());
+    }
+    if (b.requires_grad()) {
+      const auto db = b.grad_slot();
+      dev.mul_rows(rows, cols, dy.f32(), one_minus.f32(), db.data, db.accumulate());
+    }
   });
 }
 
 Var dropout(const Var& a, float p) {
   if (!(p >= 0.0f && p < 1.0f))
-    throw std::invalid_argument("dropout: probability " + std::to_string(p) +
-                                " is outside [0, 1)");
+    throw std::invalid_argument("dropout: probability " + std::to_string(p) + " is outside [0, 1)");
   Graph& g = a.graph();
   if (!g.dropout_enabled() || p == 0.0f) return a;
   Device& dev = g.device();
@@ -124,7 +144,8 @@ Var dropout(const Var& a, float p) {
   Tensor y = g.empty(a.shape());
   dev.mul(n, a.value().f32(), mask.f32(), y.f32(), false);
   return g.op(y, a.requires_grad(), [=, &dev](const Tensor& dy) {
-    dev.mul(n, dy.f32(), mask.f32(), a.grad().f32(), true);
+    const auto da = a.grad_slot();
+    dev.mul(n, dy.f32(), mask.f32(), da.data, da.accumulate());
   });
 }
 

@@ -39,7 +39,8 @@ Var reshape(const Var& a, const Shape& s) {
   Device& dev = g.device();
   // Own node over shared memory: the gradient needs a node of the new shape to land in.
   return g.op(a.value().view(s), a.requires_grad(), [=, &dev](const Tensor& dy) {
-    dev.axpby(static_cast<size_t>(dy.numel()), 1.0f, dy.f32(), 1.0f, a.grad().f32());
+    const auto da = a.grad_slot();
+    dev.axpby(static_cast<size_t>(dy.numel()), 1.0f, dy.f32(), da.beta(), da.data);
   });
 }
 
@@ -72,7 +73,8 @@ Var permute(const Var& a, const std::vector<int>& perm) {
       yd[i] = ydims[i];
       ip[i] = inv[i];
     }
-    dev.permute4(yd, ip, dy.f32(), a.grad().f32(), true);
+    const auto da = a.grad_slot();
+    dev.permute4(yd, ip, dy.f32(), da.data, da.accumulate());
   });
 }
 
@@ -87,7 +89,8 @@ Var transpose2d(const Var& a) {
   dev.permute4(dims, perm, a.value().f32(), y.f32(), false);
   return g.op(y, a.requires_grad(), [=, &dev](const Tensor& dy) {
     const int ydims[4] = {1, 1, C, R}, p[4] = {0, 1, 3, 2};
-    dev.permute4(ydims, p, dy.f32(), a.grad().f32(), true);
+    const auto da = a.grad_slot();
+    dev.permute4(ydims, p, dy.f32(), da.data, da.accumulate());
   });
 }
 
@@ -124,8 +127,9 @@ Var concat(const std::vector<Var>& parts, int axis) {
     for (size_t i = 0; i < parts.size(); ++i) {
       if (!parts[i].requires_grad()) continue;
       const int64_t w = parts[i].shape()[ax] * inner;
-      dev.copy_block(outer, static_cast<int>(w), dy.f32() + offsets[i], ld,
-                     parts[i].grad().f32(), w, true);
+      const auto dp = parts[i].grad_slot();  // each part's gradient is written whole
+      dev.copy_block(outer, static_cast<int>(w), dy.f32() + offsets[i], ld, dp.data, w,
+                     dp.accumulate());
     }
   });
 }

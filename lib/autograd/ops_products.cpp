@@ -18,13 +18,16 @@ Var matmul(const Var& a, const Var& b, bool trans_b) {
   Tensor y = g.empty(Shape(dims));
   dev.gemm(false, trans_b, M, N, K, 1.0f, a.value().f32(), b.value().f32(), 0.0f, y.f32());
   return g.op(y, a.requires_grad() || b.requires_grad(), [=, &dev](const Tensor& dy) {
-    if (a.requires_grad())  // dA = dY op(B)^T
-      dev.gemm(false, !trans_b, M, K, N, 1.0f, dy.f32(), b.value().f32(), 1.0f, a.grad().f32());
+    if (a.requires_grad()) {  // dA = dY op(B)^T
+      const auto da = a.grad_slot();
+      dev.gemm(false, !trans_b, M, K, N, 1.0f, dy.f32(), b.value().f32(), da.beta(), da.data);
+    }
     if (b.requires_grad()) {
+      const auto db = b.grad_slot();
       if (trans_b)  // B is [N,K]: dB = dY^T A
-        dev.gemm(true, false, N, K, M, 1.0f, dy.f32(), a.value().f32(), 1.0f, b.grad().f32());
+        dev.gemm(true, false, N, K, M, 1.0f, dy.f32(), a.value().f32(), db.beta(), db.data);
       else  // dB = A^T dY
-        dev.gemm(true, false, K, N, M, 1.0f, a.value().f32(), dy.f32(), 1.0f, b.grad().f32());
+        dev.gemm(true, false, K, N, M, 1.0f, a.value().f32(), dy.f32(), db.beta(), db.data);
     }
   });
 }
@@ -55,20 +58,22 @@ Var bmm(const Var& a, const Var& b, bool trans_a, bool trans_b) {
     const float* A = a.value().f32();
     const float* B = b.value().f32();
     if (a.requires_grad()) {
+      const auto da = a.grad_slot();
       if (trans_a)  // dA = op(B) dC^T   [K, M]
-        dev.gemm_batched(trans_b, true, K, M, N, 1.0f, B, st_b, dy.f32(), st_c, 1.0f,
-                         a.grad().f32(), st_a, batch);
+        dev.gemm_batched(trans_b, true, K, M, N, 1.0f, B, st_b, dy.f32(), st_c, da.beta(), da.data,
+                         st_a, batch);
       else  // dA = dC op(B)^T   [M, K]
-        dev.gemm_batched(false, !trans_b, M, K, N, 1.0f, dy.f32(), st_c, B, st_b, 1.0f,
-                         a.grad().f32(), st_a, batch);
+        dev.gemm_batched(false, !trans_b, M, K, N, 1.0f, dy.f32(), st_c, B, st_b, da.beta(),
+                         da.data, st_a, batch);
     }
     if (b.requires_grad()) {
+      const auto db = b.grad_slot();
       if (trans_b)  // dB = dC^T op(A)   [N, K]
-        dev.gemm_batched(true, trans_a, N, K, M, 1.0f, dy.f32(), st_c, A, st_a, 1.0f,
-                         b.grad().f32(), st_b, batch);
+        dev.gemm_batched(true, trans_a, N, K, M, 1.0f, dy.f32(), st_c, A, st_a, db.beta(), db.data,
+                         st_b, batch);
       else  // dB = op(A)^T dC   [K, N]
-        dev.gemm_batched(!trans_a, false, K, N, M, 1.0f, A, st_a, dy.f32(), st_c, 1.0f,
-                         b.grad().f32(), st_b, batch);
+        dev.gemm_batched(!trans_a, false, K, N, M, 1.0f, A, st_a, dy.f32(), st_c, db.beta(),
+                         db.data, st_b, batch);
     }
   });
 }

@@ -23,8 +23,8 @@ Var gru_cell(const Var& xw, const Var& hu, const Var& h_prev) {
     Tensor dxw = xw.requires_grad() ? xw.grad() : g.zeros(xw.shape());
     Tensor dhu = hu.requires_grad() ? hu.grad() : g.zeros(hu.shape());
     Tensor dhp = h_prev.requires_grad() ? h_prev.grad() : g.zeros(sh);
-    dev.gru_cell_backward(B, H, h_prev.value().f32(), cache.f32(), dh.f32(), dxw.f32(),
-                          dhu.f32(), dhp.f32());
+    dev.gru_cell_backward(B, H, h_prev.value().f32(), cache.f32(), dh.f32(), dxw.f32(), dhu.f32(),
+                          dhp.f32());
   });
 }
 
