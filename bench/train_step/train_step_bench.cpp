@@ -103,7 +103,7 @@ double sgemm_ceiling(int reps) {
 int main(int argc, char** argv) {
   std::string model = "transformer", size = "bench";
   int steps = 10, warmup = 2, threads = 2;
-  bool profile = false;
+  bool profile = false, shapes = false;  // --profile-shapes: GEMM time by shape too
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--model") && i + 1 < argc)
       model = argv[++i];
@@ -117,10 +117,12 @@ int main(int argc, char** argv) {
       size = argv[++i];
     else if (!std::strcmp(argv[i], "--profile"))
       profile = true;
+    else if (!std::strcmp(argv[i], "--profile-shapes"))
+      profile = shapes = true;
     else {
       std::fprintf(stderr,
                    "usage: %s --model transformer|rnn [--size bench|small-suite] [--steps N] "
-                   "[--warmup N] [--threads N] [--profile]\n",
+                   "[--warmup N] [--threads N] [--profile] [--profile-shapes]\n",
                    argv[0]);
       return 2;
     }
@@ -137,6 +139,7 @@ int main(int argc, char** argv) {
   }
   sl::set_blas_threads(threads);
   sl::ProfilingDevice prof(sl::cpu_device());
+  prof.set_gemm_shapes(shapes);
   sl::Device& dev = profile ? static_cast<sl::Device&>(prof) : sl::cpu_device();
   sl::ModelConfig cfg;
   if (size == "small-suite") use_small_suite_shapes(cfg);

@@ -16,6 +16,12 @@ Var::GradSlot Var::grad_slot() const {
   return {node_->grad.f32(), fresh};
 }
 
+bool Var::adopt_grad(const Tensor& dy) const {
+  if (node_->grad.defined()) return false;
+  node_->grad = dy.view(node_->value.shape());
+  return true;
+}
+
 Graph::Graph(Device& dev, bool dropout_enabled, uint64_t seed)
     : dev_(&dev), dropout_enabled_(dropout_enabled), seed_(seed) {}
 

@@ -44,6 +44,10 @@ class Var {
     bool accumulate() const { return !fresh; }
   };
   GradSlot grad_slot() const;
+  // For a backward whose gradient for this input IS its own dy (add, sub's first operand,
+  // reshape): when this gradient was never allocated, adopt dy's buffer (no copy; the op's own
+  // gradient is released right after its backward) and return true. False: it exists, add dy.
+  bool adopt_grad(const Tensor& dy) const;
   Node* node() const { return node_; }
   Graph& graph() const { return *graph_; }
 

@@ -40,16 +40,16 @@ Var add(const Var& a, const Var& b) {
   Tensor y = g.empty(a.shape());
   dev.add_bias(rows, cols, a.value().f32(), b.value().f32(), y.f32());
   return g.op(y, a.requires_grad() || b.requires_grad(), [=, &dev](const Tensor& dy) {
-    if (a.requires_grad()) {
-      const auto da = a.grad_slot();
-      dev.axpby(numel(a), 1.0f, dy.f32(), da.beta(), da.data);
-    }
+    // b first: once a adopts dy's buffer, a later write to a's gradient would change dy.
     if (b.requires_grad()) {
-      if (rows == 1)
-        dev.axpby(numel(b), 1.0f, dy.f32(), 1.0f, b.grad().f32());
-      else
+      if (rows == 1) {
+        const auto db = b.grad_slot();
+        dev.axpby(numel(b), 1.0f, dy.f32(), db.beta(), db.data);
+      } else
         dev.sum_rows_acc(rows, cols, dy.f32(), b.grad().f32());
     }
+    if (a.requires_grad() && !a.adopt_grad(dy))
+      dev.axpby(numel(a), 1.0f, dy.f32(), 1.0f, a.grad().f32());
   });
 }
 
@@ -62,14 +62,11 @@ Var sub(const Var& a, const Var& b) {
   dev.axpby(n, -1.0f, b.value().f32(), 0.0f, y.f32());
   dev.axpby(n, 1.0f, a.value().f32(), 1.0f, y.f32());
   return g.op(y, a.requires_grad() || b.requires_grad(), [=, &dev](const Tensor& dy) {
-    if (a.requires_grad()) {
-      const auto da = a.grad_slot();
-      dev.axpby(n, 1.0f, dy.f32(), da.beta(), da.data);
-    }
-    if (b.requires_grad()) {
+    if (b.requires_grad()) {  // before a may adopt dy
       const auto db = b.grad_slot();
       dev.axpby(n, -1.0f, dy.f32(), db.beta(), db.data);
     }
+    if (a.requires_grad() && !a.adopt_grad(dy)) dev.axpby(n, 1.0f, dy.f32(), 1.0f, a.grad().f32());
   });
 }
 

@@ -39,8 +39,8 @@ Var reshape(const Var& a, const Shape& s) {
   Device& dev = g.device();
   // Own node over shared memory: the gradient needs a node of the new shape to land in.
   return g.op(a.value().view(s), a.requires_grad(), [=, &dev](const Tensor& dy) {
-    const auto da = a.grad_slot();
-    dev.axpby(static_cast<size_t>(dy.numel()), 1.0f, dy.f32(), da.beta(), da.data);
+    if (!a.adopt_grad(dy))
+      dev.axpby(static_cast<size_t>(dy.numel()), 1.0f, dy.f32(), 1.0f, a.grad().f32());
   });
 }
 

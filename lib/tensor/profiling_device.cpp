@@ -70,7 +70,11 @@ void ProfilingDevice::copy(void* dst, const void* src, size_t bytes) {
 void ProfilingDevice::gemm(bool trans_a, bool trans_b, int M, int N, int K, float alpha,
                            const float* A, const float* B, float beta, float* C) {
   gemm_flops_ += 2.0 * M * N * K;
-  timed(kGemm, "gemm", [&] { inner_.gemm(trans_a, trans_b, M, N, K, alpha, A, B, beta, C); });
+  const std::string name = gemm_shapes_ ? "gemm " + std::string(trans_a ? "T" : "N") +
+                                              (trans_b ? "T " : "N ") + std::to_string(M) + "x" +
+                                              std::to_string(N) + "x" + std::to_string(K)
+                                        : "gemm";
+  timed(kGemm, name.c_str(), [&] { inner_.gemm(trans_a, trans_b, M, N, K, alpha, A, B, beta, C); });
 }
 
 void ProfilingDevice::gemm_batched(bool trans_a, bool trans_b, int M, int N, int K, float alpha,

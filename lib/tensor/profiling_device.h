@@ -42,6 +42,8 @@ class ProfilingDevice : public Device {
   const std::map<std::string, Bucket>& kernels() const { return kernels_; }
   double gemm_flops() const { return gemm_flops_; }  // 2*M*N*K summed over gemm + gemm_batched
   void reset();
+  // Book each gemm under its shape ("gemm NT 1536x8000x256") instead of one "gemm" entry.
+  void set_gemm_shapes(bool on) { gemm_shapes_ = on; }
 
   const char* name() const override { return inner_.name(); }
   bool is_cuda() const override { return inner_.is_cuda(); }
@@ -109,6 +111,7 @@ class ProfilingDevice : public Device {
   std::array<Bucket, kCategoryCount> buckets_{};
   std::map<std::string, Bucket> kernels_;
   double gemm_flops_ = 0;
+  bool gemm_shapes_ = false;
 };
 
 }  // namespace sl
