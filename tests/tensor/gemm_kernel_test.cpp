@@ -1,7 +1,9 @@
 // gemm and gemm_batched against a naive triple loop, for every transpose combination.
+#include <cblas.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <tuple>
 
 #include "kernel_test_util.h"
@@ -20,7 +22,8 @@ std::vector<float> naive_gemm(bool ta, bool tb, int M, int N, int K, float alpha
     for (int n = 0; n < N; ++n) {
       double s = 0;
       for (int k = 0; k < K; ++k)
-        s += static_cast<double>(ta ? A[k * M + m] : A[m * K + k]) * (tb ? B[n * K + k] : B[k * N + n]);
+        s += static_cast<double>(ta ? A[k * M + m] : A[m * K + k]) *
+             (tb ? B[n * K + k] : B[k * N + n]);
       C[m * N + n] = static_cast<float>(alpha * s + beta * C[m * N + n]);
     }
   return C;
@@ -71,6 +74,29 @@ TEST(Kernel, GemmBetaZeroIgnoresGarbage) {
   Tensor c = on_device(dev, std::vector<float>(4, std::nanf("")));
   dev.gemm(false, false, 2, 2, 2, 1.0f, a.f32(), b.f32(), 0.0f, c.f32());
   for (float v : c.to_host()) EXPECT_FALSE(std::isnan(v));
+}
+
+// K == 1 products (outer products) take the CPU backend's own kernel: the same bits as
+// OpenBLAS's sgemm for every transpose pair and beta 0 / 1, garbage ignored when beta is 0.
+TEST(Kernel, OuterProductGemmEqualsOpenBlasBits) {
+  Device& dev = cpu_device();
+  const int M = 700, N = 300;  // above the threading grain
+  const std::vector<float> A = random_values(M, 3, 5.0f), B = random_values(N, 4, 3.0f),
+                           C0 = random_values(size_t(M) * N, 5);
+  for (bool ta : {false, true})
+    for (bool tb : {false, true})
+      for (float beta : {0.0f, 1.0f}) {
+        std::vector<float> want = beta == 0.0f ? std::vector<float>(C0.size(), 0.0f) : C0;
+        cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans,
+                    M, N, 1, 1.0f, A.data(), ta ? M : 1, B.data(), tb ? 1 : N, beta, want.data(),
+                    N);
+        Tensor a = on_device(dev, A), b = on_device(dev, B);
+        Tensor c = on_device(dev, beta == 0.0f ? std::vector<float>(C0.size(), std::nanf("")) : C0);
+        dev.gemm(ta, tb, M, N, 1, 1.0f, a.f32(), b.f32(), beta, c.f32());
+        const std::vector<float> got = c.to_host();
+        EXPECT_EQ(0, std::memcmp(got.data(), want.data(), want.size() * sizeof(float)))
+            << "ta " << ta << " tb " << tb << " beta " << beta;
+      }
 }
 
 }  // namespace

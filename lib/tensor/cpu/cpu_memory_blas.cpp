@@ -31,9 +31,35 @@ void CpuDevice::from_host(void* dst, const void* src, size_t bytes) {
 }
 void CpuDevice::copy(void* dst, const void* src, size_t bytes) { std::memmove(dst, src, bytes); }
 
+namespace {
+// C = A B^T + beta C for K == 1 (an outer product: both operands are vectors whatever the
+// transposes), rows split over the kernel threads. OpenBLAS runs this memory-bound shape (the
+// RNN attention's d energy = d score v^T) at a fraction of the bandwidth. With alpha 1 each
+// element is the rounded product a_i b_j, then + C: the bits OpenBLAS's kernel produces
+// (tests/tensor/gemm_kernel_test.cpp checks them against cblas_sgemm).
+void outer_product(int M, int N, const float* a, const float* b, float beta, float* C) {
+  cpu::parallel_for(M, cpu::row_grain(N), [=](size_t lo, size_t hi) {
+    for (size_t i = lo; i < hi; ++i) {
+      float* __restrict c = C + i * N;
+      const float ai = a[i];
+      if (beta == 0.0f) {
+        for (int j = 0; j < N; ++j) c[j] = ai * b[j];
+      } else {
+        for (int j = 0; j < N; ++j) c[j] = ai * b[j] + c[j];
+      }
+    }
+  });
+}
+}  // namespace
+
 void CpuDevice::gemm(bool ta, bool tb, int M, int N, int K, float alpha, const float* A,
                      const float* B, float beta, float* C) {
   if (M == 0 || N == 0) return;
+  if (K == 1 && alpha == 1.0f && (beta == 0.0f || beta == 1.0f) &&
+      M * static_cast<size_t>(N) >= cpu::kElementGrain) {
+    outer_product(M, N, A, B, beta, C);
+    return;
+  }
   // Leading dimensions must be >= 1 even when K == 0 (then C = beta * C).
   cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, M, N,
               K, alpha, A, std::max(1, ta ? M : K), B, std::max(1, tb ? K : N), beta, C, N);
