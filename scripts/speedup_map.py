@@ -78,7 +78,11 @@ def group_variants(exps):
         by.setdefault((e.model, variant_name(e.name)), []).append(e)
     out = {}
     for (model, name), runs in sorted(by.items()):
-        out.setdefault(model, []).append(Variant(name, sorted(runs, key=lambda r: r.name)))
+        # A seed still running would pull the variant's means toward its early numbers: once a
+        # variant has a complete seed, only complete seeds count (a variant with none keeps
+        # its runs, so a running suite still shows numbers so far).
+        done = [r for r in runs if getattr(r, "status", "complete") == "complete"]
+        out.setdefault(model, []).append(Variant(name, sorted(done or runs, key=lambda r: r.name)))
     return out
 
 

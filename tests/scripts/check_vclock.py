@@ -183,6 +183,21 @@ def main(argv):
     close("plateau value", pv, ((3.0 + 2.9 + 2.95) / 3 + (3.2 + 3.1 + 3.1) / 3) / 2)
     close("plateau change", ch, ((2.95 - 3.0) / 3.0 + (3.1 - 3.2) / 3.2) / 2)
 
+    # 10b. A seed still running is left out of a variant that has complete seeds.
+    import shutil
+    part = os.path.join(root, "tf-4node-partial-s3")
+    shutil.copytree(os.path.join(root, "tf-4node-partial-s1"), part)
+    with open(os.path.join(part, "summary.json")) as f:
+        summ = json.load(f)
+    summ["status"] = "incomplete"
+    with open(os.path.join(part, "summary.json"), "w") as f:
+        json.dump(summ, f)
+    exps3 = [plot.Experiment(d, root, plot.Notes()) for d in plot.find_experiment_dirs(root)]
+    v3 = {v.name: v for v in speedup_map.group_variants(exps3)["transformer"]}
+    if len(v3["tf-4node-partial"].runs) != 2:
+        FAIL.append(f"incomplete seed counted: {[r.name for r in v3['tf-4node-partial'].runs]}")
+    shutil.rmtree(part)
+
     # 11. Budget check: the 2xS run ends at 2.97 vs the S run's seed mean (2.95 + 3.1) / 2 =
     #     3.025 -> -1.82%, not enough; at 3.01 -> -0.50%, enough; half-way -> waits.
     class Var:
