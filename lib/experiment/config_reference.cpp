@@ -24,59 +24,91 @@ struct Meaning {
 // One line per key the validator reads. Keep in the order of the sections below.
 const std::map<std::string, Meaning>& meanings() {
   static const std::map<std::string, Meaning> m = {
-      {"/name", {"experiment name (required, no '/'); results go to results/<name>/ unless output.dir is given", "(required)"}},
-      {"/seed", {"seed of everything random: initialization, batching order, dropout masks, SentencePiece"}},
+      {"/name",
+       {"experiment name (required, no '/'); results go to results/<name>/ unless output.dir is "
+        "given",
+        "(required)"}},
+      {"/seed",
+       {"seed of everything random: initialization, batching order, dropout masks, SentencePiece"}},
       {"/device", {"where tensors live; \"cuda\" needs a build with the CUDA backend and a GPU"}},
       {"/data", {"the corpus, vocabulary and batching"}},
-      {"/data/corpus", {"directory holding {train,dev,test}.{src,tgt}, plain or gzip (detected by content)"}},
+      {"/data/corpus",
+       {"directory holding {train,dev,test}.{src,tgt}, plain or gzip (detected by content)"}},
       {"/data/src", {"source language suffix of the corpus files (train.<src>)"}},
       {"/data/tgt", {"target language suffix of the corpus files (train.<tgt>)"}},
-      {"/data/vocab_size", {"size of the joint SentencePiece vocabulary (the model's vocab_size follows it)"}},
+      {"/data/vocab_size",
+       {"size of the joint SentencePiece vocabulary (the model's vocab_size follows it)"}},
       {"/data/normalization", {"SentencePiece normalization rule"}},
-      {"/data/spm_dir", {"where the SentencePiece model is cached (default cache/spm/<corpus dir name>)"}},
+      {"/data/spm_dir",
+       {"where the SentencePiece model is cached (default cache/spm/<corpus dir name>)"}},
       {"/data/train_sentences", {"use only the first N training pairs; 0 = all"}},
       {"/data/dev_sentences", {"use only the first N dev pairs; 0 = all"}},
       {"/data/test_sentences", {"use only the first N test pairs; 0 = all"}},
-      {"/data/batch_tokens", {"target tokens per batch and node, padding included (rows x longest target)"}},
-      {"/data/max_length", {"pairs with a side longer than this many tokens (with EOS) are not trained on; their number is reported"}},
-      {"/data/maxi_batch", {"batches' worth of sentences sorted by length together (Marian's maxi-batch)"}},
+      {"/data/batch_tokens",
+       {"target tokens per batch and node, padding included (rows x longest target)"}},
+      {"/data/max_length",
+       {"pairs with a side longer than this many tokens (with EOS) are not trained on; their "
+        "number is reported"}},
+      {"/data/maxi_batch",
+       {"batches' worth of sentences sorted by length together (Marian's maxi-batch)"}},
       {"/model", {"the network; the keys below depend on model.type"}},
-      {"/model/type", {"architecture: Transformer base-like or the Marian-style RNN (GRU) encoder-decoder"}},
-      {"/model/vocab_size", {"set from data.vocab_size; when given it must equal it", "data.vocab_size"}},
+      {"/model/type",
+       {"architecture: Transformer base-like or the Marian-style RNN (GRU) encoder-decoder"}},
+      {"/model/vocab_size",
+       {"set from data.vocab_size; when given it must equal it", "data.vocab_size"}},
       {"/model/d_model", {"transformer: model (embedding) dimension"}},
       {"/model/heads", {"transformer: attention heads; must divide d_model"}},
       {"/model/ff", {"transformer: feed-forward inner dimension"}},
       {"/model/encoder_layers", {"transformer: encoder layers"}},
       {"/model/decoder_layers", {"transformer: decoder layers"}},
-      {"/model/dropout", {"dropout probability on embeddings and sublayer outputs (rnn: on embeddings and states)"}},
+      {"/model/dropout",
+       {"dropout probability on embeddings and sublayer outputs (rnn: on embeddings and states)"}},
       {"/model/attention_dropout", {"transformer: dropout on attention weights"}},
       {"/model/relu_dropout", {"transformer: dropout inside the feed-forward block"}},
       {"/model/label_smoothing", {"label smoothing of the cross-entropy loss"}},
-      {"/model/tied_embeddings", {"share embeddings: true/\"all\" (source, target, output), \"output\" (target and output), false/\"none\""}},
-      {"/model/emb_init", {"initialisation of the embedding tables (and tied output): \"normal\" N(0, dim^-1/2), rows of norm ~1 (default), or \"glorot\" uniform (shrinks with the vocabulary size)"}},
-      {"/model/norm", {"transformer: layer norm after (\"post\", the original) or before (\"pre\") each sublayer"}},
+      {"/model/tied_embeddings",
+       {"share embeddings: true/\"all\" (source, target, output), \"output\" (target and output), "
+        "false/\"none\""}},
+      {"/model/emb_init",
+       {"initialisation of the embedding tables (and tied output): \"normal\" N(0, dim^-1/2), rows "
+        "of norm ~1 (default), or \"glorot\" uniform (shrinks with the vocabulary size)"}},
+      {"/model/qkv_init",
+       {"transformer: initialise q, k, v as three Glorot [d, d] matrices (\"separate\", default) "
+        "or as one fused Glorot [d, 3d] matrix like PyTorch's nn.MultiheadAttention (\"fused\": "
+        "weights 1/sqrt(2) smaller)"}},
+      {"/model/norm",
+       {"transformer: layer norm after (\"post\", the original) or before (\"pre\") each "
+        "sublayer"}},
       {"/model/max_length", {"transformer: longest sequence the positional encoding covers"}},
       {"/model/emb_dim", {"rnn: embedding dimension"}},
       {"/model/enc_dim", {"rnn: encoder GRU state dimension (per direction)"}},
       {"/model/dec_dim", {"rnn: decoder GRU state dimension"}},
       {"/model/enc_layers", {"rnn: encoder layers"}},
-      {"/model/deep_output", {"rnn: the layer before the (tied) output projection: \"tanh\" (Nematus, default) or \"linear\" (Bahdanau et al.'s textbook form)"}},
+      {"/model/deep_output",
+       {"rnn: the layer before the (tied) output projection: \"tanh\" (Nematus, default) or "
+        "\"linear\" (Bahdanau et al.'s textbook form)"}},
       {"/train", {"the optimization schedule, logging and checkpoints"}},
       {"/train/max_steps", {"training steps (updates) to run; the run ends there"}},
-      {"/train/max_epochs", {"also end after this many passes over the training data; 0 = no limit"}},
+      {"/train/max_epochs",
+       {"also end after this many passes over the training data; 0 = no limit"}},
       {"/train/lr", {"peak learning rate of Adam"}},
       {"/train/warmup", {"steps of linear learning-rate warm-up"}},
-      {"/train/decay", {"after warm-up: inverse square root decay, constant, or linear decay to 0 at max_steps"}},
+      {"/train/decay",
+       {"after warm-up: inverse square root decay, constant, or linear decay to 0 at max_steps"}},
       {"/train/adam", {"Adam's hyper-parameters"}},
       {"/train/adam/beta1", {"Adam beta1 (first-moment decay)"}},
       {"/train/adam/beta2", {"Adam beta2 (second-moment decay)"}},
       {"/train/adam/eps", {"Adam epsilon"}},
       {"/train/clip_norm", {"clip the global gradient norm to this; 0 = no clipping"}},
       {"/train/log_every", {"write a log.jsonl line every N steps"}},
-      {"/train/checkpoint_every", {"commit a resumable checkpoint every N steps; 0 = only at the end or on a stop"}},
+      {"/train/checkpoint_every",
+       {"commit a resumable checkpoint every N steps; 0 = only at the end or on a stop"}},
       {"/train/keep_checkpoints", {"committed checkpoints kept (older ones are deleted)"}},
-      {"/train/on_nonfinite", {"a NaN/Inf loss or gradient: skip the step (counted in summary.json), or stop with exit code 3"}},
-      {"/train/time_limit_s", {"end training normally after this many seconds of wall time; 0 = no limit"}},
+      {"/train/on_nonfinite",
+       {"a NaN/Inf loss or gradient: skip the step (counted in summary.json), or stop with exit "
+        "code 3"}},
+      {"/train/time_limit_s",
+       {"end training normally after this many seconds of wall time; 0 = no limit"}},
       {"/valid", {"validation on the dev set (and the test set at the end)"}},
       {"/valid/every", {"validate every N steps (and at the end); 0 = only at the end"}},
       {"/valid/max_sentences", {"dev sentences decoded for BLEU/chrF at each validation"}},
@@ -87,22 +119,39 @@ const std::map<std::string, Meaning>& meanings() {
       {"/valid/decode/length_alpha", {"length normalization: scores are divided by length^alpha"}},
       {"/valid/decode/max_length_factor", {"longest output: factor x source length + offset"}},
       {"/valid/decode/max_length_offset", {"longest output: factor x source length + offset"}},
-      {"/valid/test_at_end", {"decode the test set with the best-dev-BLEU parameters at the end (test.hyp, summary.json)"}},
+      {"/valid/test_at_end",
+       {"decode the test set with the best-dev-BLEU parameters at the end (test.hyp, "
+        "summary.json)"}},
       {"/cluster", {"where the nodes run"}},
-      {"/cluster/backend", {"\"sim\": N nodes as threads of one process; \"mpi\": one MPI rank per node (mpiexec -n N)"}},
-      {"/cluster/nodes", {"number of nodes (workers) N; under MPI it must equal the number of ranks"}},
-      {"/cluster/blas_threads", {"BLAS threads per node; 0 = the cores of this host shared among its nodes"}},
+      {"/cluster/backend",
+       {"\"sim\": N nodes as threads of one process; \"mpi\": one MPI rank per node (mpiexec -n "
+        "N)"}},
+      {"/cluster/nodes",
+       {"number of nodes (workers) N; under MPI it must equal the number of ranks"}},
+      {"/cluster/blas_threads",
+       {"BLAS threads per node; 0 = the cores of this host shared among its nodes"}},
       {"/distributed", {"how nodes exchange gradients (PAPER.md)"}},
-      {"/distributed/method", {"\"dense\": all-reduce of full gradients; \"sparse\": gradient dropping (top-k with error feedback); \"fedavg\": local steps and model averaging"}},
-      {"/distributed/combiner", {"sparse only: how the local gradient is combined with the sparse global one (\"partial\" = the paper's sparse+local)"}},
-      {"/distributed/drop_ratio", {"sparse: fraction of gradient values dropped (rho; 0.99 keeps the top 1%)"}},
-      {"/distributed/threshold", {"sparse: top-k threshold found exactly, or estimated from a sample"}},
-      {"/distributed/sample_size", {"sparse, threshold \"sampled\": values sampled to estimate the threshold"}},
-      {"/distributed/drop_warmup_steps", {"sparse: steps over which the drop ratio ramps up to drop_ratio"}},
-      {"/distributed/average_every", {"average parameters across nodes every N steps; 0 = never (dense default), 500 otherwise"}},
+      {"/distributed/method",
+       {"\"dense\": all-reduce of full gradients; \"sparse\": gradient dropping (top-k with error "
+        "feedback); \"fedavg\": local steps and model averaging"}},
+      {"/distributed/combiner",
+       {"sparse only: how the local gradient is combined with the sparse global one (\"partial\" = "
+        "the paper's sparse+local)"}},
+      {"/distributed/drop_ratio",
+       {"sparse: fraction of gradient values dropped (rho; 0.99 keeps the top 1%)"}},
+      {"/distributed/threshold",
+       {"sparse: top-k threshold found exactly, or estimated from a sample"}},
+      {"/distributed/sample_size",
+       {"sparse, threshold \"sampled\": values sampled to estimate the threshold"}},
+      {"/distributed/drop_warmup_steps",
+       {"sparse: steps over which the drop ratio ramps up to drop_ratio"}},
+      {"/distributed/average_every",
+       {"average parameters across nodes every N steps; 0 = never (dense default), 500 otherwise"}},
       {"/distributed/average_moments", {"also average Adam's moments when averaging parameters"}},
       {"/distributed/encoding", {"sparse: wire format of (index, value) pairs"}},
-      {"/distributed/network", {"modeled network for the modeled times: a preset name or {bandwidth_gbps, latency_us}", "\"10gbe\""}},
+      {"/distributed/network",
+       {"modeled network for the modeled times: a preset name or {bandwidth_gbps, latency_us}",
+        "\"10gbe\""}},
       {"/distributed/network/bandwidth_gbps", {"custom network: bandwidth in Gbit/s (required)"}},
       {"/distributed/network/latency_us", {"custom network: latency per message in microseconds"}},
       {"/output", {"where results go"}},
@@ -127,8 +176,10 @@ const Sample kSamples[] = {
 std::string md_escape(std::string s) {
   std::string o;
   for (char c : s) {
-    if (c == '|') o += "\\|";
-    else o += c;
+    if (c == '|')
+      o += "\\|";
+    else
+      o += c;
   }
   return o;
 }
@@ -144,8 +195,8 @@ void table(std::ostringstream& out, const std::vector<ConfigKeyInfo>& keys) {
   out << "| key | type | default | allowed | meaning |\n|---|---|---|---|---|\n";
   for (const ConfigKeyInfo& k : keys) {
     const Meaning& m = meanings().at(k.pointer);
-    std::string def = m.default_override ? m.default_override
-                      : k.required       ? "(required)"
+    std::string def = m.default_override          ? m.default_override
+                      : k.required                ? "(required)"
                       : k.default_value.is_null() ? ""
                                                   : k.default_value.dump();
     if (!m.default_override && k.default_value.is_number_float()) {  // 0.1f, not 0.10000000149
@@ -166,8 +217,9 @@ void table(std::ostringstream& out, const std::vector<ConfigKeyInfo>& keys) {
       for (const std::string& p : network_preset_names()) allowed += "\"" + p + "\" | ";
       allowed += "{bandwidth_gbps, latency_us}";
     }
-    out << "| `" << dotted(k.pointer) << "` | " << type << " | " << (def.empty() ? "" : "`" + md_escape(def) + "`")
-        << " | " << md_escape(allowed) << " | " << md_escape(m.text) << " |\n";
+    out << "| `" << dotted(k.pointer) << "` | " << type << " | "
+        << (def.empty() ? "" : "`" + md_escape(def) + "`") << " | " << md_escape(allowed) << " | "
+        << md_escape(m.text) << " |\n";
   }
   out << "\n";
 }
@@ -175,7 +227,7 @@ void table(std::ostringstream& out, const std::vector<ConfigKeyInfo>& keys) {
 }  // namespace
 
 std::string config_reference_markdown() {
-  std::map<std::string, ConfigKeyInfo> all;                   // everything but /model
+  std::map<std::string, ConfigKeyInfo> all;                    // everything but /model
   std::map<std::string, std::vector<ConfigKeyInfo>> by_model;  // /model keys per model type
   std::set<std::string> seen;
   for (const Sample& s : kSamples) {
@@ -200,7 +252,9 @@ std::string config_reference_markdown() {
     }
   }
   for (auto& [p, m] : meanings())
-    if (!seen.count(p)) throw std::logic_error("config reference: " + p + " is documented but not read by the validator");
+    if (!seen.count(p))
+      throw std::logic_error("config reference: " + p +
+                             " is documented but not read by the validator");
 
   // Sections in the order of a config file; keys in the order they appear in meanings(),
   // which groups nested objects under their parent.
@@ -209,14 +263,17 @@ std::string config_reference_markdown() {
          "<!-- Generated by `run-experiment --config-reference`; do not edit. The test\n"
          "     config_reference_doc fails when this file differs from the binary's output. -->\n\n"
          "An experiment config is one JSON object. Every key is optional unless marked required;\n"
-         "an unknown key, a key given twice, a value of the wrong type or out of range is an error\n"
-         "naming the file and the JSON pointer (exit code 2). `\"extends\": \"base.json\"` (a path\n"
+         "an unknown key, a key given twice, a value of the wrong type or out of range is an "
+         "error\n"
+         "naming the file and the JSON pointer (exit code 2). `\"extends\": \"base.json\"` (a "
+         "path\n"
          "relative to the file) reads a base config first and merges this file's keys into it,\n"
          "object by object. `--set key.path=VALUE` overrides one value after that.\n"
          "Objects nest at most 64 levels.\n\n"
          "Types: `integer` also accepts a whole number written as a float (`1e3`); ranges are\n"
          "inclusive unless written with `)`.\n\n";
-  const std::vector<std::string> sections = {"", "/data", "/model", "/train", "/valid", "/cluster", "/distributed", "/output"};
+  const std::vector<std::string> sections = {"",       "/data",    "/model",       "/train",
+                                             "/valid", "/cluster", "/distributed", "/output"};
   auto in_section = [](const std::string& p, const std::string& sec) {
     if (sec.empty()) return p.find('/', 1) == std::string::npos;
     return p.rfind(sec + "/", 0) == 0;

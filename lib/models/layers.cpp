@@ -18,9 +18,9 @@ Var ParameterVars::operator[](int index) {
 }
 
 Linear declare_linear(InitializationPlan& plan, ParameterArena& arena, const std::string& name,
-                      int in, int out, bool bias) {
+                      int in, int out, bool bias, ParamInit w_init) {
   Linear l;
-  l.w = plan.declare(arena, name + "/w", Shape{in, out}, ParamInit::GlorotUniform);
+  l.w = plan.declare(arena, name + "/w", Shape{in, out}, w_init);
   if (bias) l.b = plan.declare(arena, name + "/b", Shape{out}, ParamInit::Zeros);
   return l;
 }

@@ -29,7 +29,8 @@ struct Linear {
   int w = -1, b = -1;
 };
 Linear declare_linear(InitializationPlan& plan, ParameterArena& arena, const std::string& name,
-                      int in, int out, bool bias = true);
+                      int in, int out, bool bias = true,
+                      ParamInit w_init = ParamInit::GlorotUniform);
 Var apply_linear(ParameterVars& p, const Linear& l, const Var& x);
 
 // The embedding tables and the output layer, tied as configured: "all" (one shared table),

@@ -24,7 +24,8 @@ float probability(ConfigObject& c, const std::string& key, float def) {
 TiedEmbeddings tied_embeddings(ConfigObject& c, TiedEmbeddings def) {
   const std::string key = "tied_embeddings";
   if (!c.has(key)) {
-    c.choice(key, to_string(def), {"all", "output", "none"});  // absent: marks it read, records the default
+    c.choice(key, to_string(def),
+             {"all", "output", "none"});  // absent: marks it read, records the default
     return def;
   }
   const nlohmann::json& v = c.raw(key);
@@ -60,6 +61,8 @@ TransformerConfig parse_transformer(ConfigObject& c) {
   t.pre_norm = c.choice("norm", t.pre_norm ? "pre" : "post", {"post", "pre"}) == "pre";
   t.max_length = dim(c, "max_length", t.max_length);
   t.emb_init = emb_init(c, t.emb_init);
+  t.fused_qkv_init = c.choice("qkv_init", t.fused_qkv_init ? "fused" : "separate",
+                              {"separate", "fused"}) == "fused";
   return t;
 }
 
@@ -73,7 +76,8 @@ RnnConfig parse_rnn(ConfigObject& c) {
   r.label_smoothing = probability(c, "label_smoothing", r.label_smoothing);
   r.tied_embeddings = tied_embeddings(c, r.tied_embeddings);
   r.emb_init = emb_init(c, r.emb_init);
-  r.linear_output = c.choice("deep_output", r.linear_output ? "linear" : "tanh", {"tanh", "linear"}) == "linear";
+  r.linear_output =
+      c.choice("deep_output", r.linear_output ? "linear" : "tanh", {"tanh", "linear"}) == "linear";
   return r;
 }
 
@@ -85,7 +89,7 @@ bool TransformerConfig::operator==(const TransformerConfig& o) const {
          dropout == o.dropout && attention_dropout == o.attention_dropout &&
          relu_dropout == o.relu_dropout && label_smoothing == o.label_smoothing &&
          tied_embeddings == o.tied_embeddings && pre_norm == o.pre_norm &&
-         max_length == o.max_length && emb_init == o.emb_init;
+         max_length == o.max_length && emb_init == o.emb_init && fused_qkv_init == o.fused_qkv_init;
 }
 
 bool RnnConfig::operator==(const RnnConfig& o) const {
@@ -157,6 +161,8 @@ nlohmann::json to_json(const ModelConfig& cfg) {
     j["norm"] = t.pre_norm ? "pre" : "post";
     j["max_length"] = t.max_length;
     j["emb_init"] = to_string(t.emb_init);
+    // Only when not the default, so configs and checkpoints written before it was added match.
+    if (t.fused_qkv_init) j["qkv_init"] = "fused";
   } else {
     const RnnConfig& r = cfg.rnn;
     j["emb_dim"] = r.emb_dim;

@@ -36,6 +36,9 @@ struct TransformerConfig {
   // the sinusoidal positions; Glorot on a large vocabulary gave them a quarter of that and
   // cost ~300 steps at the start of training (issue 12, results/single-node/LEARNING.md).
   EmbeddingInit emb_init = EmbeddingInit::Normal;
+  // q, k, v initialised as one fused [D, 3D] Glorot matrix (PyTorch's nn.MultiheadAttention,
+  // so nn.Transformer) instead of three [D, D] ones: weights 1/sqrt(2) smaller (issue 12).
+  bool fused_qkv_init = false;
   bool operator==(const TransformerConfig& o) const;
 };
 

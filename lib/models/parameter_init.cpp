@@ -29,14 +29,20 @@ void InitializationPlan::initialize(ParameterArena& arena, uint64_t seed) const 
         std::fill(v.begin(), v.end(), 1.0f);
         break;
       case ParamInit::EmbeddingNormal: {
-        const float stddev =
-            shape.rank() < 2 ? 1.0f : 1.0f / std::sqrt(static_cast<float>(shape.numel() / shape[0]));
+        const float stddev = shape.rank() < 2
+                                 ? 1.0f
+                                 : 1.0f / std::sqrt(static_cast<float>(shape.numel() / shape[0]));
         CounterRng rng(seed, name_stream(arena.name(index)));
         for (float& x : v) x = rng.normal() * stddev;
         break;
       }
-      case ParamInit::GlorotUniform: {
-        const float limit = glorot_limit(shape);
+      case ParamInit::GlorotUniform:
+      case ParamInit::GlorotFusedQkv: {
+        float limit = glorot_limit(shape);
+        if (init == ParamInit::GlorotFusedQkv && shape.rank() == 2) {
+          const double in = static_cast<double>(shape[0]), out = static_cast<double>(shape[1]);
+          limit = static_cast<float>(std::sqrt(6.0 / (in + 3.0 * out)));
+        }
         CounterRng rng(seed, name_stream(arena.name(index)));
         for (float& x : v) x = (2.0f * rng.uniform() - 1.0f) * limit;
         break;

@@ -10,7 +10,10 @@ namespace sl {
 
 // EmbeddingNormal: N(0, 1/sqrt(cols)) for a [V, dim] table, so each embedding vector has
 // norm ~1 whatever V is (Glorot's limit shrinks with V: +-0.027 for 8000 x 256).
-enum class ParamInit { GlorotUniform, EmbeddingNormal, Zeros, Ones };
+// GlorotFusedQkv: Glorot of the [in, 3 out] matrix that q, k and v form when fused, as
+// nn.MultiheadAttention's in_proj (limit sqrt(6 / (in + 3 out)), 1/sqrt(2) of GlorotUniform's
+// for a square matrix).
+enum class ParamInit { GlorotUniform, EmbeddingNormal, Zeros, Ones, GlorotFusedQkv };
 
 // Declares parameters in an arena and remembers how each one is initialised. The values of
 // a parameter depend only on (seed, its name), never on declaration order or on the node,

@@ -34,9 +34,10 @@ TransformerModel::TransformerModel(int vocab_size, const TransformerConfig& cfg)
 TransformerModel::Attention TransformerModel::declare_attention(ParameterArena& arena,
                                                                 const std::string& name) {
   const int D = cfg_.d_model;
-  return {declare_linear(plan_, arena, name + "/q", D, D),
-          declare_linear(plan_, arena, name + "/k", D, D),
-          declare_linear(plan_, arena, name + "/v", D, D),
+  const ParamInit qkv = cfg_.fused_qkv_init ? ParamInit::GlorotFusedQkv : ParamInit::GlorotUniform;
+  return {declare_linear(plan_, arena, name + "/q", D, D, true, qkv),
+          declare_linear(plan_, arena, name + "/k", D, D, true, qkv),
+          declare_linear(plan_, arena, name + "/v", D, D, true, qkv),
           declare_linear(plan_, arena, name + "/o", D, D)};
 }
 

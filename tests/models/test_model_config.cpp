@@ -95,7 +95,8 @@ TEST(ModelConfig, RoundTripsThroughJson) {
         nlohmann::json{{"vocab_size", 50}, {"emb_init", "glorot"}},
         nlohmann::json{{"type", "rnn"}, {"vocab_size", 50}, {"emb_init", "glorot"}},
         nlohmann::json{{"type", "rnn"}, {"vocab_size", 50}, {"enc_layers", 2}},
-        nlohmann::json{{"type", "rnn"}, {"vocab_size", 50}, {"deep_output", "linear"}}}) {
+        nlohmann::json{{"type", "rnn"}, {"vocab_size", 50}, {"deep_output", "linear"}},
+        nlohmann::json{{"vocab_size", 50}, {"qkv_init", "fused"}}}) {
     ModelConfig a = parse(j);
     EXPECT_EQ(parse(to_json(a)), a) << to_json(a).dump();
   }
@@ -112,6 +113,7 @@ TEST(ModelConfig, RejectsBadValuesWithTheirPointer) {
   EXPECT_EQ(rejected_at({{"vocab_size", 64}, {"type", "lstm"}}), "test.json:/model/type");
   EXPECT_EQ(rejected_at({{"vocab_size", 64}, {"norm", "middle"}}), "test.json:/model/norm");
   EXPECT_EQ(rejected_at({{"vocab_size", 64}, {"emb_init", "zeros"}}), "test.json:/model/emb_init");
+  EXPECT_EQ(rejected_at({{"vocab_size", 64}, {"qkv_init", "joint"}}), "test.json:/model/qkv_init");
   EXPECT_EQ(rejected_at({{"type", "rnn"}, {"vocab_size", 64}, {"deep_output", "relu"}}),
             "test.json:/model/deep_output");
   EXPECT_EQ(rejected_at({{"vocab_size", 64}, {"encoder_layers", 0}}),
