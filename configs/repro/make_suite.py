@@ -41,8 +41,10 @@ SHARED = {
 
 MODELS = {
     "transformer": {"extends": "../small/transformer.json",
+                    # qkv_init pinned to what the suite started with (configs/small later
+                    # switched to "fused", issue 12), so every run of the suite is alike.
                     "model": {"d_model": 64, "heads": 4, "ff": 256, "encoder_layers": 2,
-                              "decoder_layers": 2}},
+                              "decoder_layers": 2, "qkv_init": "separate"}},
     "rnn": {"extends": "../small/rnn.json",
             "model": {"emb_dim": 64, "enc_dim": 64, "dec_dim": 128, "enc_layers": 1}},
 }
