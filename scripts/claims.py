@@ -57,7 +57,10 @@ def pct(new, ref):
 
 
 def find(group, nodes, method):
-    return next((e for e in group if e.nodes == nodes and e.method == method), None)
+    """The plain run of a kind: the shortest name, so controls such as `...-dense-2xS-s1` or
+    `...-dense-lrx2-s1` are not taken for the reference."""
+    runs = [e for e in group if e.nodes == nodes and e.method == method]
+    return min(runs, key=lambda e: (len(e.name), e.name)) if runs else None
 
 
 def quality_row(e, ref):
