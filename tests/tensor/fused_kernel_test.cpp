@@ -11,6 +11,24 @@ namespace {
 using testing::on_device;
 using testing::random_values;
 
+// splitmix64 multiplies through mul64 (32-bit halves, so the dropout loop vectorises): it must
+// be Vigna's SplitMix64 exactly, i.e. equal the native 64-bit products and its known output.
+TEST(Kernel, SplitMix64IsTheReferenceAlgorithm) {
+  auto reference = [](uint64_t x) {
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+  };
+  EXPECT_EQ(splitmix64(0), 0xE220A8397B1DCDAFull);  // SplitMix64's first output from state 0
+  uint64_t x = 12345;
+  for (int i = 0; i < 100000; ++i) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;  // varied operands, all bits
+    ASSERT_EQ(splitmix64(x), reference(x)) << x;
+    ASSERT_EQ(mul64(x, ~x), x * ~x) << x;
+  }
+}
+
 TEST(Kernel, DropoutMaskIsCounterUniformOfTheIndex) {
   Device& dev = cpu_device();
   const size_t n = 1001;

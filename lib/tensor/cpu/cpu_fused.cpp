@@ -13,26 +13,11 @@
 namespace sl {
 
 namespace {
-// a * b mod 2^64 from 32-bit halves: the same value as the plain product, but g++ can
-// vectorise it with AVX2's 32 x 32 -> 64 multiplies (a 64-bit vector multiply needs AVX-512).
-inline uint64_t mul64(uint64_t a, uint64_t b) {
-  const uint64_t alo = a & 0xffffffffu, ahi = a >> 32, blo = b & 0xffffffffu, bhi = b >> 32;
-  return alo * blo + ((alo * bhi + ahi * blo) << 32);
-}
-
-// splitmix64 (common/counter_rng.h) written with mul64: bit-identical.
-inline uint64_t splitmix64_vec(uint64_t x) {
-  x += 0x9E3779B97F4A7C15ull;
-  x = mul64(x ^ (x >> 30), 0xBF58476D1CE4E5B9ull);
-  x = mul64(x ^ (x >> 27), 0x94D049BB133111EBull);
-  return x ^ (x >> 31);
-}
-
 void dropout_range(size_t lo, size_t hi, float p, float keep, uint64_t base,
                    float* __restrict mask) {
   for (size_t i = lo; i < hi; ++i) {
     // The top 24 bits, through int32 (exact: < 2^24), which AVX2 converts to float.
-    const int32_t top = static_cast<int32_t>(splitmix64_vec(base + i) >> 40);
+    const int32_t top = static_cast<int32_t>(splitmix64(base + i) >> 40);
     const float u = static_cast<float>(top) * (1.0f / 16777216.0f);
     mask[i] = u >= p ? keep : 0.0f;
   }

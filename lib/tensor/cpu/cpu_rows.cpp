@@ -20,8 +20,8 @@ void CpuDevice::softmax(int rows, int cols, const float* x, float* y) {
   // x may alias y: each element is read before it is written.
   cpu::parallel_for(rows, cpu::row_grain(cols), [=](size_t lo, size_t hi) {
     for (size_t r = lo; r < hi; ++r) {
-      const float* xr = x + static_cast<size_t>(r) * cols;
-      float* yr = y + static_cast<size_t>(r) * cols;
+      const float* xr = x + r * cols;
+      float* yr = y + r * cols;
       const float m = cpu::row_max(cols, xr);
       for (int c = 0; c < cols; ++c) yr[c] = cpu::exp(xr[c] - m);
       const float inv = 1.0f / cpu::row_sum(cols, yr);
@@ -34,7 +34,7 @@ void CpuDevice::softmax_backward(int rows, int cols, const float* __restrict y,
                                  const float* __restrict dy, float* __restrict dx) {
   cpu::parallel_for(rows, cpu::row_grain(cols), [=](size_t lo, size_t hi) {
     for (size_t r = lo; r < hi; ++r) {
-      const size_t o = static_cast<size_t>(r) * cols;
+      const size_t o = r * cols;
       const float* __restrict yr = y + o;
       const float* __restrict dyr = dy + o;
       float* __restrict dxr = dx + o;
@@ -47,8 +47,8 @@ void CpuDevice::softmax_backward(int rows, int cols, const float* __restrict y,
 void CpuDevice::log_softmax(int rows, int cols, const float* x, float* y) {
   cpu::parallel_for(rows, cpu::row_grain(cols), [=](size_t lo, size_t hi) {
     for (size_t r = lo; r < hi; ++r) {
-      const float* xr = x + static_cast<size_t>(r) * cols;
-      float* yr = y + static_cast<size_t>(r) * cols;
+      const float* xr = x + r * cols;
+      float* yr = y + r * cols;
       const float m = cpu::row_max(cols, xr);
       float acc[16] = {};
       int c = 0;
@@ -67,7 +67,7 @@ void CpuDevice::log_softmax_backward(int rows, int cols, const float* __restrict
                                      const float* __restrict dy, float* __restrict dx) {
   cpu::parallel_for(rows, cpu::row_grain(cols), [=](size_t lo, size_t hi) {
     for (size_t r = lo; r < hi; ++r) {
-      const size_t o = static_cast<size_t>(r) * cols;
+      const size_t o = r * cols;
       const float* __restrict yr = y + o;
       const float* __restrict dyr = dy + o;
       float* __restrict dxr = dx + o;
@@ -83,7 +83,7 @@ void CpuDevice::layer_norm(int rows, int cols, float eps, const float* __restric
   const float inv_n = 1.0f / static_cast<float>(cols);
   cpu::parallel_for(rows, cpu::row_grain(cols), [=](size_t lo, size_t hi) {
     for (size_t r = lo; r < hi; ++r) {
-      const size_t o = static_cast<size_t>(r) * cols;
+      const size_t o = r * cols;
       const float* __restrict xr = x + o;
       float* __restrict yr = y + o;
       const float mu = cpu::row_sum(cols, xr) * inv_n;
