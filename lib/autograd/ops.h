@@ -60,5 +60,11 @@ Var cross_entropy(const Var& logits, const Tensor& targets, float smoothing, int
 // One GRU step from projected inputs xw [B,3H] and projected state hu [B,3H] (biases
 // included) and h_prev [B,H] -> h [B,H]. See Device::gru_cell for the equations.
 Var gru_cell(const Var& xw, const Var& hu, const Var& h_prev);
+// Additive (Bahdanau) attention scores, one query per batch row:
+//   scores[b,s] = tanh(keys[b,s,:] + q[b,:]) v      keys [B,S,A], q [B,A], v [A,1] -> [B,S,1]
+// One fused op: the query repeated over S, tanh's input and the gradient of tanh's output are
+// never formed (each would be another [B,S,A] per decoder step). Same bits as the unfused
+// graph tanh(keys + repeat(q)) v.
+Var additive_attention_scores(const Var& keys, const Var& q, const Var& v);
 
 }  // namespace sl::ops

@@ -60,16 +60,6 @@ Tensor filled_ids(Device& dev, const Shape& shape, int32_t value) {
                                std::vector<int32_t>(static_cast<size_t>(shape.numel()), value));
 }
 
-Var repeat_rows(const Var& x, int copies) {
-  const Shape& s = x.shape();
-  if (s.rank() != 2) throw std::invalid_argument("repeat_rows: expected [B, D], got " + s.str());
-  const int B = static_cast<int>(s[0]);
-  std::vector<int32_t> ids(static_cast<size_t>(B) * copies);
-  for (int b = 0; b < B; ++b)
-    for (int c = 0; c < copies; ++c) ids[static_cast<size_t>(b) * copies + c] = b;
-  return ops::embedding(x, Tensor::from_host_ids(x.graph().device(), Shape{B, copies}, ids));
-}
-
 Tensor select_rows(const Tensor& t, const std::vector<int32_t>& rows) {
   const Shape& s = t.shape();
   if (s.rank() < 1) throw std::invalid_argument("select_rows: scalar tensor");

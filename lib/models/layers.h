@@ -61,9 +61,6 @@ Tensor sinusoidal_positions(Device& dev, int start, int length, int dim);
 // An int32 tensor of `shape` filled with `value` (key lengths, row indices).
 Tensor filled_ids(Device& dev, const Shape& shape, int32_t value);
 
-// x [B, D] repeated along a new axis: [B, copies, D] (a broadcast with a summing backward).
-Var repeat_rows(const Var& x, int copies);
-
 // Rows `rows` of t along its first axis, in that order (duplicates allowed): the hypothesis
 // selection of beam search. Works for float32 and int32 tensors.
 Tensor select_rows(const Tensor& t, const std::vector<int32_t>& rows);

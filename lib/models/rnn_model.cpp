@@ -99,8 +99,10 @@ Var RnnModel::initial_state(ParameterVars& p, const Var& states,
 
 Var RnnModel::attend(ParameterVars& p, const Var& query, const Memory& m) const {
   const int64_t B = m.states.shape()[0], S = m.states.shape()[1];
-  Var q = repeat_rows(apply_linear(p, att_query_, query), static_cast<int>(S));  // [B, S, A]
-  Var scores = apply_linear(p, att_score_, ops::tanh(ops::add(m.keys, q)));      // [B, S, 1]
+  // scores = tanh(keys + W_q query) v, fused (see ops::additive_attention_scores)
+  Var scores = ops::additive_attention_scores(m.keys, apply_linear(p, att_query_, query),
+                                              p[att_score_.w]);  // [B, S, 1]
+  if (att_score_.b >= 0) scores = ops::add(scores, p[att_score_.b]);
   Var w = ops::attention_softmax(ops::reshape(scores, Shape{B, 1, 1, S}), m.lengths, false);
   Var c = ops::bmm(ops::reshape(w, Shape{B, 1, S}), m.states);  // [B, 1, C]
   return ops::reshape(c, Shape{B, context_dim()});

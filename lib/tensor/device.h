@@ -105,6 +105,17 @@ class Device {
                         float* h, float* cache) = 0;
   virtual void gru_cell_backward(int B, int H, const float* h_prev, const float* cache,
                                  const float* dh, float* dxw, float* dhu, float* dh_prev) = 0;
+  // Additive (Bahdanau) attention's hidden layer, the query broadcast over its row's S positions:
+  //   t[b,s,:] = tanh(keys[b,s,:] + q[b,:])        keys, t [B,S,A]; q [B,A]
+  virtual void tanh_add_rows(int B, int S, int A, const float* keys, const float* q,
+                             float* t) = 0;
+  // Backward through t of scores = t v (v [A]), given dscores [B,S], without forming dt:
+  //   dpre = (dscores[b,s] v[a]) (1 - t^2);  dkeys += dpre;  dq[b,:] += sum over s (s ascending)
+  // accumulate false overwrites (the buffer may start uninitialised); a null dkeys / dq is
+  // skipped.
+  virtual void tanh_add_rows_backward(int B, int S, int A, const float* t, const float* dscores,
+                                      const float* v, float* dkeys, bool accumulate_keys,
+                                      float* dq, bool accumulate_q) = 0;
   // Adam with bias correction folded into lr_t: m = b1 m + (1-b1) g; v = b2 v + (1-b2) g^2;
   // p -= lr_t * m / (sqrt(v) + eps_t)
   virtual void adam_update(size_t n, float lr_t, float b1, float b2, float eps_t, const float* g,

@@ -14,6 +14,7 @@ const char* ProfilingDevice::category_name(Category c) {
                                               "element-wise + dropout",
                                               "layout (concat/slice/permute)",
                                               "GRU cell",
+                                              "additive attention hidden",
                                               "embedding",
                                               "Adam",
                                               "norms (clip, checks)",
@@ -222,6 +223,20 @@ void ProfilingDevice::gru_cell_backward(int B, int H, const float* h_prev, const
                                         const float* dh, float* dxw, float* dhu, float* dh_prev) {
   timed(kGruCell, "gru_cell_backward",
         [&] { inner_.gru_cell_backward(B, H, h_prev, cache, dh, dxw, dhu, dh_prev); });
+}
+
+void ProfilingDevice::tanh_add_rows(int B, int S, int A, const float* keys, const float* q,
+                                    float* t) {
+  timed(kAttentionHidden, "tanh_add_rows", [&] { inner_.tanh_add_rows(B, S, A, keys, q, t); });
+}
+
+void ProfilingDevice::tanh_add_rows_backward(int B, int S, int A, const float* t,
+                                             const float* dscores, const float* v, float* dkeys,
+                                             bool accumulate_keys, float* dq, bool accumulate_q) {
+  timed(kAttentionHidden, "tanh_add_rows_backward", [&] {
+    inner_.tanh_add_rows_backward(B, S, A, t, dscores, v, dkeys, accumulate_keys, dq,
+                                  accumulate_q);
+  });
 }
 
 void ProfilingDevice::adam_update(size_t n, float lr_t, float b1, float b2, float eps_t,

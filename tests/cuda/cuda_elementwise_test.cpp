@@ -103,5 +103,21 @@ TEST_F(CudaElementwise, AdamUpdate) {
   expect_close(p, "adam p", 1e-5f, 1e-7f);
 }
 
+TEST_F(CudaElementwise, AdditiveAttentionHidden) {
+  const int B = 5, S = 37, A = 96;
+  const size_t n = size_t(B) * S * A;
+  Pair keys = random_pair(n, 31), q = random_pair(size_t(B) * A, 32), t = random_pair(n, 33);
+  Pair ds = random_pair(size_t(B) * S, 34), v = random_pair(A, 35);
+  Pair dkeys = random_pair(n, 36), dq = random_pair(size_t(B) * A, 37);
+  on_both([&](Device& d, int s) {
+    d.tanh_add_rows(B, S, A, keys.f(s), q.f(s), t.f(s));
+    d.tanh_add_rows_backward(B, S, A, t.f(s), ds.f(s), v.f(s), dkeys.f(s), true, dq.f(s), false);
+    d.tanh_add_rows_backward(B, S, A, t.f(s), ds.f(s), v.f(s), dkeys.f(s), true, dq.f(s), true);
+  });
+  expect_close(t, "tanh_add t", 1e-5f, 1e-6f);
+  expect_close(dkeys, "tanh_add dkeys", 1e-4f, 1e-6f);
+  expect_close(dq, "tanh_add dq", 1e-4f, 1e-5f);
+}
+
 }  // namespace
 }  // namespace sl::cuda_test

@@ -1,4 +1,5 @@
-// Fused training kernels of the CPU backend: dropout masks, the GRU cell and Adam. Each is
+// Fused training kernels of the CPU backend: dropout masks, the GRU cell, additive attention's
+// hidden layer and Adam. Each is
 // one pass over its data, split over the kernel threads when large (by element or batch row).
 // clang-format off (must stay the first include)
 #include "tensor/cpu/cpu_vectorize.h"  // first: sets the vectorisation options
@@ -96,6 +97,62 @@ void CpuDevice::gru_cell_backward(int B, int H, const float* h_prev, const float
   cpu::parallel_for(B, cpu::row_grain(12 * static_cast<size_t>(H)), [=](size_t lo, size_t hi) {
     gru_rows_backward(lo, hi, H, h_prev, cache, dh, dxw, dhu, dh_prev);
   });
+}
+
+namespace {
+// Rows [lo, hi) of [B*S, A]: t = tanh(keys + q[row / S]).
+void tanh_add_range(size_t lo, size_t hi, int S, int A, const float* __restrict keys,
+                    const float* __restrict q, float* __restrict t) {
+  for (size_t r = lo; r < hi; ++r) {
+    const float* __restrict k = keys + r * A;
+    const float* __restrict qb = q + (r / S) * A;
+    float* __restrict y = t + r * A;
+    for (int a = 0; a < A; ++a) y[a] = cpu::tanh(k[a] + qb[a]);
+  }
+}
+
+// Batch rows [lo, hi): the products are grouped as the unfused graph groups them (the outer
+// product dscores v^T, then tanh's backward, then the sums), so the bits match it.
+void tanh_add_backward_range(size_t lo, size_t hi, int S, int A, const float* __restrict t,
+                             const float* __restrict ds, const float* __restrict v,
+                             float* __restrict dkeys, bool acc_keys, float* __restrict dq,
+                             bool acc_q) {
+  for (size_t b = lo; b < hi; ++b) {
+    float* __restrict dqb = dq ? dq + b * A : nullptr;
+    if (dqb && !acc_q)
+      for (int a = 0; a < A; ++a) dqb[a] = 0.0f;
+    for (int s = 0; s < S; ++s) {
+      const size_t r = b * S + s;
+      const float* __restrict y = t + r * A;
+      const float g = ds[r];
+      float* __restrict dk = dkeys ? dkeys + r * A : nullptr;
+      if (dk && acc_keys) {
+        for (int a = 0; a < A; ++a) dk[a] += (g * v[a]) * (1.0f - y[a] * y[a]);
+      } else if (dk) {
+        for (int a = 0; a < A; ++a) dk[a] = (g * v[a]) * (1.0f - y[a] * y[a]);
+      }
+      if (dqb)
+        for (int a = 0; a < A; ++a) dqb[a] += (g * v[a]) * (1.0f - y[a] * y[a]);
+    }
+  }
+}
+}  // namespace
+
+void CpuDevice::tanh_add_rows(int B, int S, int A, const float* keys, const float* q, float* t) {
+  const size_t rows = static_cast<size_t>(B) * S;
+  cpu::parallel_for(rows, cpu::row_grain(4 * static_cast<size_t>(A)),
+                    [=](size_t lo, size_t hi) { tanh_add_range(lo, hi, S, A, keys, q, t); });
+}
+
+void CpuDevice::tanh_add_rows_backward(int B, int S, int A, const float* t, const float* dscores,
+                                       const float* v, float* dkeys, bool accumulate_keys,
+                                       float* dq, bool accumulate_q) {
+  // Split by batch row: each dq row sums its own S positions, in order, on one thread.
+  cpu::parallel_for(static_cast<size_t>(B), cpu::row_grain(6 * static_cast<size_t>(S) * A),
+                    [=](size_t lo, size_t hi) {
+                      tanh_add_backward_range(lo, hi, S, A, t, dscores, v, dkeys,
+                                              accumulate_keys, dq, accumulate_q);
+                    });
 }
 
 void CpuDevice::adam_update(size_t n, float lr_t, float b1, float b2, float eps_t,

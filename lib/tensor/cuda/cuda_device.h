@@ -98,6 +98,11 @@ class CudaDevice final : public Device {
                 float* cache) override;
   void gru_cell_backward(int B, int H, const float* h_prev, const float* cache, const float* dh,
                          float* dxw, float* dhu, float* dh_prev) override;
+  void tanh_add_rows(int B, int S, int A, const float* keys, const float* q,
+                     float* t) override;
+  void tanh_add_rows_backward(int B, int S, int A, const float* t, const float* dscores,
+                              const float* v, float* dkeys, bool accumulate_keys, float* dq,
+                              bool accumulate_q) override;
   void adam_update(size_t n, float lr_t, float b1, float b2, float eps_t, const float* g,
                    float* m, float* v, float* p) override;
 

@@ -100,6 +100,32 @@ __global__ void gru_cell_backward_kernel(int H, size_t n, const float* h_prev, c
   }
 }
 
+__global__ void tanh_add_rows_kernel(int S, int A, size_t n, const float* keys, const float* q,
+                                     float* t) {
+  SL_GRID_STRIDE(i, n) {
+    const size_t row = i / A, a = i % A;
+    t[i] = tanhf(keys[i] + q[(row / S) * A + a]);
+  }
+}
+
+// One thread per (b, a): it walks the S positions in order, so dq sums as on the CPU.
+__global__ void tanh_add_rows_backward_kernel(int S, int A, size_t n, const float* t,
+                                              const float* ds, const float* v, float* dkeys,
+                                              bool acc_keys, float* dq, bool acc_q) {
+  SL_GRID_STRIDE(i, n) {
+    const size_t b = i / A, a = i % A;
+    float sum = (dq && acc_q) ? dq[i] : 0.0f;
+    for (int s = 0; s < S; ++s) {
+      const size_t r = b * S + s, k = r * A + a;
+      const float y = t[k];
+      const float d = (ds[r] * v[a]) * (1.0f - y * y);
+      if (dkeys) dkeys[k] = acc_keys ? dkeys[k] + d : d;
+      sum += d;
+    }
+    if (dq) dq[i] = sum;
+  }
+}
+
 __global__ void adam_kernel(size_t n, float lr_t, float b1, float b2, float eps_t, const float* g,
                             float* m, float* v, float* p) {
   SL_GRID_STRIDE(i, n) {
@@ -201,6 +227,23 @@ void CudaDevice::gru_cell_backward(int B, int H, const float* h_prev, const floa
   if (!n) return;
   gru_cell_backward_kernel<<<grid_for(n), kThreads>>>(H, n, h_prev, cache, dh, dxw, dhu, dh_prev);
   check_launch("gru_cell_backward");
+}
+
+void CudaDevice::tanh_add_rows(int B, int S, int A, const float* keys, const float* q, float* t) {
+  const size_t n = size_t(B) * S * A;
+  if (!n) return;
+  tanh_add_rows_kernel<<<grid_for(n), kThreads>>>(S, A, n, keys, q, t);
+  check_launch("tanh_add_rows");
+}
+
+void CudaDevice::tanh_add_rows_backward(int B, int S, int A, const float* t, const float* dscores,
+                                        const float* v, float* dkeys, bool accumulate_keys,
+                                        float* dq, bool accumulate_q) {
+  const size_t n = size_t(B) * A;
+  if (!n || (!dkeys && !dq)) return;
+  tanh_add_rows_backward_kernel<<<grid_for(n), kThreads>>>(S, A, n, t, dscores, v, dkeys,
+                                                           accumulate_keys, dq, accumulate_q);
+  check_launch("tanh_add_rows_backward");
 }
 
 void CudaDevice::adam_update(size_t n, float lr_t, float b1, float b2, float eps_t, const float* g,
