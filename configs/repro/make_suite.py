@@ -51,6 +51,11 @@ MODELS = {
 # The sparse+local variant given 3 seeds, fixed before the run from v1's results
 # (results/small: lowest last dev CE among the sparse+local variants at 4 nodes).
 BEST_LOCAL = {"transformer": "partial", "rnn": "error"}
+# Added after the suite's seed-1 runs, and marked so in README.md: for the RNN the
+# pre-registered choice was wrong (seed 1 at K = 500: sparse+partial dev CE 2.246, test BLEU
+# 31.40; sparse+error 2.594, 27.59), so the variant that seed 1 measured best also gets seeds
+# 2 and 3. Appended at the end of the suite, so no earlier experiment changes.
+MEASURED_BEST_LOCAL = {"rnn": "partial"}
 
 
 def exp(model, name, nodes, sets, steps=S, every=VALID_EVERY):
@@ -111,6 +116,11 @@ def suite(model):
     e += seeded(model, "4node-dense-lrx4-wu800", N,
                 ["distributed.method=dense", f"train.lr={LR * N:g}", f"train.warmup={WARMUP * N}"],
                 SEEDS[:1])
+    if model in MEASURED_BEST_LOCAL:
+        comb = MEASURED_BEST_LOCAL[model]
+        e += seeded(model, f"4node-sparse-{comb}-k{K_PAPER}", N,
+                    ["distributed.method=sparse", f"distributed.combiner={comb}",
+                     f"distributed.average_every={K_PAPER}"], SEEDS[1:])
     return {"name": model, "experiments": e}
 
 
