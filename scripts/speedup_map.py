@@ -455,7 +455,10 @@ def main(argv):
     if notes.lines:
         out += ["## Notes", ""] + ["- " + n for n in notes.lines]
     text = "\n".join(out) + "\n"
-    path = os.path.join(out_dir, f"speedup-map{args.tag}.md")
+    # One table per (model filter, tag), so per-model runs with the same tag do not overwrite
+    # each other's table.
+    only = f"-{args.model}" if args.model else ""
+    path = os.path.join(out_dir, f"speedup-map{only}{args.tag}.md")
     with open(path + ".tmp", "w", encoding="utf-8") as f:
         f.write(text)
     os.replace(path + ".tmp", path)
