@@ -17,6 +17,7 @@ import argparse
 import json
 import math
 import os
+import re
 import shlex
 import sys
 
@@ -459,6 +460,9 @@ def parse_args(argv):
     p.add_argument("--baseline", metavar="NAME",
                    help="experiment (name or folder name) used as the 1-node reference "
                         "for its model type (default: the 1-node dense run)")
+    p.add_argument("--only", metavar="REGEX",
+                   help="plot only experiments whose name matches REGEX (Python re.search), "
+                        "e.g. to draw a suite's main comparison without its sweeps")
     return p.parse_args(argv)
 
 
@@ -474,6 +478,18 @@ def main(argv):
               f"folders holding {', '.join(EXPERIMENT_FILES)})", file=sys.stderr)
         return 2
     exps = [Experiment(d, args.results_dir, notes) for d in dirs]
+    if args.only is not None:
+        try:
+            only = re.compile(args.only)
+        except re.error as e:
+            print(f"plot.py: error: --only {args.only!r}: not a regular expression ({e})",
+                  file=sys.stderr)
+            return 2
+        exps = [e for e in exps if only.search(e.name)]
+        if not exps:
+            print(f"plot.py: error: --only {args.only!r} matches no experiment under "
+                  f"{args.results_dir}", file=sys.stderr)
+            return 2
     exps.sort(key=lambda e: (e.model, e.nodes or 0, e.method, e.name))
     by_model = {}
     for e in exps:

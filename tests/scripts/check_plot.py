@@ -127,6 +127,14 @@ def main(argv):
                                              "time to target, modeled (10gbe)": "90.0 s"}}, "single")
     check_png(os.path.join(out, "transformer-divergence.png"))
 
+    # 4. --only keeps the matching experiments and nothing else.
+    out = os.path.join(work, "only")
+    r = run_plot(repo, [fixtures, "--out", out, "--only", "tf-4node-(dense|partial)$"])
+    expect(r.returncode == 0, f"--only run: exit {r.returncode}\n{r.stderr}")
+    _, table = read_table(os.path.join(out, "summary.md"))
+    expect(sorted(table) == ["paper-small/tf-4node-dense", "paper-small/tf-4node-partial"],
+           f"--only rows: {sorted(table)}")
+
     print("FAILED: %d checks" % len(failures) if failures else "OK: plot.py fixtures")
     return 1 if failures else 0
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """ctest plot_py_errors: scripts/plot.py must refuse, with exit 2 and a message on stderr,
-a folder holding no experiments, a missing folder and an unknown --baseline.
+a folder holding no experiments, a missing folder, an unknown --baseline and an --only
+that is no regular expression or matches nothing.
 
 Usage: check_plot_errors.py REPO_ROOT WORK_DIR      (exit 0 pass, 1 fail)
 """
@@ -28,7 +29,11 @@ def main(argv):
              ("folder without result files", [os.path.join(work, "unrelated")], "no experiments under"),
              ("missing folder", [os.path.join(work, "nope")], "not a directory"),
              ("unknown --baseline", [one, "--baseline", "nope", "--out", os.path.join(work, "o")],
-              "--baseline nope: no such experiment")]
+              "--baseline nope: no such experiment"),
+             ("--only that is not a regex", [one, "--only", "(", "--out", os.path.join(work, "o")],
+              "not a regular expression"),
+             ("--only matching nothing", [one, "--only", "zzz", "--out", os.path.join(work, "o")],
+              "matches no experiment")]
     failed = 0
     for what, args, message in cases:
         r = run_plot(repo, args)
