@@ -71,7 +71,8 @@ const std::map<std::string, Meaning>& meanings() {
         "false/\"none\""}},
       {"/model/emb_init",
        {"initialisation of the embedding tables (and tied output): \"normal\" N(0, dim^-1/2), rows "
-        "of norm ~1 (default), or \"glorot\" uniform (shrinks with the vocabulary size)"}},
+        "of norm ~1 (default), \"unit\" N(0, 1) as PyTorch's nn.Embedding (rows of norm "
+        "~sqrt(dim)), or \"glorot\" uniform (shrinks with the vocabulary size)"}},
       {"/model/qkv_init",
        {"transformer: initialise q, k, v as three Glorot [d, d] matrices (\"separate\", default) "
         "or as one fused Glorot [d, 3d] matrix like PyTorch's nn.MultiheadAttention (\"fused\": "

@@ -37,9 +37,10 @@ TiedEmbeddings tied_embeddings(ConfigObject& c, TiedEmbeddings def) {
 }
 
 EmbeddingInit emb_init(ConfigObject& c, EmbeddingInit def) {
-  return c.choice("emb_init", to_string(def), {"glorot", "normal"}) == "normal"
-             ? EmbeddingInit::Normal
-             : EmbeddingInit::Glorot;
+  const std::string s = c.choice("emb_init", to_string(def), {"glorot", "normal", "unit"});
+  if (s == "normal") return EmbeddingInit::Normal;
+  if (s == "unit") return EmbeddingInit::Unit;
+  return EmbeddingInit::Glorot;
 }
 
 TransformerConfig parse_transformer(ConfigObject& c) {
@@ -106,10 +107,22 @@ bool ModelConfig::operator==(const ModelConfig& o) const {
 
 const char* to_string(ModelType t) { return t == ModelType::Transformer ? "transformer" : "rnn"; }
 
-const char* to_string(EmbeddingInit e) { return e == EmbeddingInit::Normal ? "normal" : "glorot"; }
+const char* to_string(EmbeddingInit e) {
+  switch (e) {
+    case EmbeddingInit::Normal: return "normal";
+    case EmbeddingInit::Unit: return "unit";
+    case EmbeddingInit::Glorot: break;
+  }
+  return "glorot";
+}
 
 ParamInit param_init(EmbeddingInit e) {
-  return e == EmbeddingInit::Normal ? ParamInit::EmbeddingNormal : ParamInit::GlorotUniform;
+  switch (e) {
+    case EmbeddingInit::Normal: return ParamInit::EmbeddingNormal;
+    case EmbeddingInit::Unit: return ParamInit::UnitNormal;
+    case EmbeddingInit::Glorot: break;
+  }
+  return ParamInit::GlorotUniform;
 }
 
 const char* to_string(TiedEmbeddings t) {

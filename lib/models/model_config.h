@@ -16,8 +16,9 @@ enum class ModelType { Transformer, Rnn };
 enum class TiedEmbeddings { All, Output, None };
 
 // How embedding tables (and a tied output layer) start: "glorot" uniform, whose limit
-// sqrt(6 / (V + dim)) shrinks with the vocabulary, or "normal" N(0, dim^-1/2).
-enum class EmbeddingInit { Glorot, Normal };
+// sqrt(6 / (V + dim)) shrinks with the vocabulary, "normal" N(0, dim^-1/2) (rows of norm ~1),
+// or "unit" N(0, 1) as PyTorch's nn.Embedding (rows of norm ~sqrt(dim)).
+enum class EmbeddingInit { Glorot, Normal, Unit };
 
 struct TransformerConfig {
   int d_model = 256;

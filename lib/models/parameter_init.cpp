@@ -28,8 +28,9 @@ void InitializationPlan::initialize(ParameterArena& arena, uint64_t seed) const 
       case ParamInit::Ones:
         std::fill(v.begin(), v.end(), 1.0f);
         break;
-      case ParamInit::EmbeddingNormal: {
-        const float stddev = shape.rank() < 2
+      case ParamInit::EmbeddingNormal:
+      case ParamInit::UnitNormal: {
+        const float stddev = init == ParamInit::UnitNormal || shape.rank() < 2
                                  ? 1.0f
                                  : 1.0f / std::sqrt(static_cast<float>(shape.numel() / shape[0]));
         CounterRng rng(seed, name_stream(arena.name(index)));

@@ -12,8 +12,8 @@ namespace sl {
 // norm ~1 whatever V is (Glorot's limit shrinks with V: +-0.027 for 8000 x 256).
 // GlorotFusedQkv: Glorot of the [in, 3 out] matrix that q, k and v form when fused, as
 // nn.MultiheadAttention's in_proj (limit sqrt(6 / (in + 3 out)), 1/sqrt(2) of GlorotUniform's
-// for a square matrix).
-enum class ParamInit { GlorotUniform, EmbeddingNormal, Zeros, Ones, GlorotFusedQkv };
+// for a square matrix). UnitNormal: N(0, 1), PyTorch's nn.Embedding default.
+enum class ParamInit { GlorotUniform, EmbeddingNormal, Zeros, Ones, GlorotFusedQkv, UnitNormal };
 
 // Declares parameters in an arena and remembers how each one is initialised. The values of
 // a parameter depend only on (seed, its name), never on declaration order or on the node,

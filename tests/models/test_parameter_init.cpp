@@ -1,5 +1,6 @@
 // Embedding initialisation (issue 12): "glorot" stays inside sqrt(6 / (V + dim)); "normal"
-// gives N(0, dim^-1/2), i.e. embedding vectors of norm ~1 whatever the vocabulary size.
+// gives N(0, dim^-1/2), i.e. embedding vectors of norm ~1 whatever the vocabulary size;
+// "unit" N(0, 1), PyTorch's nn.Embedding.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -50,6 +51,8 @@ TEST(ParameterInit, EmbeddingTablesFollowEmbInit) {
     const Moments n = table_moments(c.kind, EmbeddingInit::Normal, c.table);
     EXPECT_NEAR(n.stddev, 1.0 / std::sqrt(c.dim), 0.03 / std::sqrt(c.dim))
         << c.kind << " " << c.table;
+    const Moments u = table_moments(c.kind, EmbeddingInit::Unit, c.table);
+    EXPECT_NEAR(u.stddev, 1.0, 0.03) << c.kind << " " << c.table;
   }
 }
 
