@@ -11,5 +11,6 @@ if ! "$py" -m venv --help >/dev/null 2>&1; then
 fi
 "$py" -m venv "$venv"
 "$venv/bin/pip" install --upgrade pip >/dev/null
-"$venv/bin/pip" install torch numpy
+# sentencepiece + sacrebleu: the issue-12 learning-curve references in bench/torch/textbook_*.py
+"$venv/bin/pip" install torch numpy sentencepiece sacrebleu
 "$venv/bin/python" -c 'import torch; print("torch", torch.__version__, "in", torch.__file__)'

@@ -12,7 +12,7 @@ quality floor of issue 12, deliberately not a copy of lib/models/rnn_model.cpp.
            smoothing, mean token CE; PyTorch's default initialisation everywhere.
 Prints one JSON line per dev evaluation (first 300 dev sentences, greedy, sacreBLEU).
 
-    /work/venv-torch/bin/python bench/torch/textbook_gru.py [STEPS] [EVERY] [OUT.jsonl]
+    bench/.venv-torch/bin/python bench/torch/textbook_gru.py [STEPS] [EVERY] [OUT.jsonl]
 """
 import sys, torch, torch.nn as nn, torch.nn.functional as F
 sys.path.insert(0, __import__("os").path.dirname(__file__))

@@ -8,7 +8,7 @@ shared by source, target and output, initialised N(0, d^-1/2) and scaled by sqrt
 Adam (0.9, 0.98, 1e-9) lr 7e-4 with 800 linear warm-up steps then inverse square root,
 clip 1.0, label smoothing 0.1, mean token CE.
 
-    /work/venv-torch/bin/python bench/torch/textbook_transformer.py [STEPS] [EVERY] [OUT.jsonl]
+    bench/.venv-torch/bin/python bench/torch/textbook_transformer.py [STEPS] [EVERY] [OUT.jsonl]
 """
 import math, sys, torch, torch.nn as nn
 sys.path.insert(0, __import__("os").path.dirname(__file__))
