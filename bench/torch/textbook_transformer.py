@@ -58,7 +58,7 @@ class TextbookTransformer(nn.Module):
 
 
 if __name__ == "__main__":
-    torch.set_num_threads(1); torch.manual_seed(1)
+    torch.set_num_threads(int(__import__("os").environ.get("TORCH_THREADS", 1))); torch.manual_seed(1)
     steps = int(sys.argv[1]) if len(sys.argv) > 1 else 1500
     every = int(sys.argv[2]) if len(sys.argv) > 2 else 250
     model = TextbookTransformer()
