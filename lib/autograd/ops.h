@@ -11,6 +11,12 @@ namespace sl::ops {
 // ---- products
 // a [..., K] (seen as rows x K) times b [K, N] -> [..., N]; trans_b: b is [N, K].
 Var matmul(const Var& a, const Var& b, bool trans_b = false);
+// matmul(a, w, trans_b) + bias [N] over every row, as one op: the output is preset to the bias
+// rows and the product accumulated onto it (GEMM beta = 1), so no separate pass over the
+// output adds the bias (BLAS zero-fills the output for beta = 0 anyway). Same gradients as
+// add(matmul(...), bias); the forward equals it to the last bit when the BLAS does the whole
+// K in one block and to float rounding otherwise (the bias joins the sum at another point).
+Var linear(const Var& a, const Var& w, const Var& bias, bool trans_b = false);
 // Batched: a [batch..., M, K] x b [batch..., K, N] -> [batch..., M, N] (optionally transposed
 // last two dims of either); batch dims must match.
 Var bmm(const Var& a, const Var& b, bool trans_a = false, bool trans_b = false);

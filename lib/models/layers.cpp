@@ -26,8 +26,11 @@ Linear declare_linear(InitializationPlan& plan, ParameterArena& arena, const std
 }
 
 Var apply_linear(ParameterVars& p, const Linear& l, const Var& x) {
-  Var y = ops::matmul(x, p[l.w]);
-  return l.b >= 0 ? ops::add(y, p[l.b]) : y;
+  return l.b >= 0 ? ops::linear(x, p[l.w], p[l.b]) : ops::matmul(x, p[l.w]);
+}
+
+ops::StepProducts step_linear(ParameterVars& p, const Linear& l) {
+  return ops::StepProducts(p.graph(), p[l.w], l.b >= 0 ? p[l.b] : Var());
 }
 
 LayerNormParams declare_layer_norm(InitializationPlan& plan, ParameterArena& arena,

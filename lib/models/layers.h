@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "autograd/graph.h"
+#include "autograd/step_products.h"
 #include "models/model_config.h"
 #include "models/parameter_init.h"
 
@@ -32,6 +33,9 @@ Linear declare_linear(InitializationPlan& plan, ParameterArena& arena, const std
                       int in, int out, bool bias = true,
                       ParamInit w_init = ParamInit::GlorotUniform);
 Var apply_linear(ParameterVars& p, const Linear& l, const Var& x);
+// The same Linear applied at every step of a recurrence: W's gradient is one product over all
+// steps (ops::StepProducts). Create it before the steps.
+ops::StepProducts step_linear(ParameterVars& p, const Linear& l);
 
 // The embedding tables and the output layer, tied as configured: "all" (one shared table),
 // "output" (the target table is the output projection), "none". Declared in this order

@@ -43,7 +43,8 @@ Tensor RnnModel::step(DecoderState& base, const std::vector<int32_t>& prev_token
   Tensor ids = Tensor::from_host_ids(g.device(), Shape{s.n_rows}, prev_tokens);
   Var y = ops::embedding(p[tgt_embedding_], ids);  // [rows, E]
   const Memory m{g.constant(s.states), g.constant(s.keys), s.src_lengths};
-  StepOutput o = decoder_step(p, apply_linear(p, dec_gru1_.input, y), g.constant(s.hidden), m);
+  DecoderProducts dp = decoder_products(p);
+  StepOutput o = decoder_step(p, dp, apply_linear(p, dec_gru1_.input, y), g.constant(s.hidden), m);
   s.hidden = o.state.value();
   Var logp = ops::log_softmax(output_logits(p, ops::concat({o.state, o.context, y}, 1)));
   return logp.value();

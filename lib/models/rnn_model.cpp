@@ -47,6 +47,7 @@ Var RnnModel::run_gru(ParameterVars& p, const Gru& gru, const Var& x,
   const int64_t H = gru.dim;
   Var xw = apply_linear(p, gru.input, x);  // one product for every time step
   Var h = g.constant(g.zeros(Shape{B, H}));
+  ops::StepProducts hidden = step_linear(p, gru.hidden);
   std::vector<Var> outputs(static_cast<size_t>(S));
   std::vector<float> mask(static_cast<size_t>(B));
   for (int i = 0; i < S; ++i) {
@@ -60,7 +61,7 @@ Var RnnModel::run_gru(ParameterVars& p, const Gru& gru, const Var& x,
     // backward rows stay at the initial state until their last real token.
     if (live > 0) {
       Var xw_t = ops::reshape(ops::slice(xw, 1, t, 1), Shape{B, 3 * H});
-      Var h_new = ops::gru_cell(xw_t, apply_linear(p, gru.hidden, h), h);
+      Var h_new = ops::gru_cell(xw_t, hidden(h), h);
       h = live == B ? h_new
                     : ops::blend_rows(Tensor::from_host(g.device(), Shape{B}, mask), h_new, h);
     }
@@ -97,10 +98,11 @@ Var RnnModel::initial_state(ParameterVars& p, const Var& states,
   return ops::tanh(apply_linear(p, init_, ops::reshape(mean, Shape{B, context_dim()})));
 }
 
-Var RnnModel::attend(ParameterVars& p, const Var& query, const Memory& m) const {
+Var RnnModel::attend(ParameterVars& p, ops::StepProducts& query_projection, const Var& query,
+                     const Memory& m) const {
   const int64_t B = m.states.shape()[0], S = m.states.shape()[1];
   // scores = tanh(keys + W_q query) v, fused (see ops::additive_attention_scores)
-  Var scores = ops::additive_attention_scores(m.keys, apply_linear(p, att_query_, query),
+  Var scores = ops::additive_attention_scores(m.keys, query_projection(query),
                                               p[att_score_.w]);  // [B, S, 1]
   if (att_score_.b >= 0) scores = ops::add(scores, p[att_score_.b]);
   Var w = ops::attention_softmax(ops::reshape(scores, Shape{B, 1, 1, S}), m.lengths, false);
@@ -108,19 +110,23 @@ Var RnnModel::attend(ParameterVars& p, const Var& query, const Memory& m) const 
   return ops::reshape(c, Shape{B, context_dim()});
 }
 
-RnnModel::StepOutput RnnModel::decoder_step(ParameterVars& p, const Var& xw1, const Var& state,
-                                            const Memory& m) const {
-  Var s1 = ops::gru_cell(xw1, apply_linear(p, dec_gru1_.hidden, state), state);
-  Var c = attend(p, s1, m);
-  Var s2 =
-      ops::gru_cell(apply_linear(p, dec_gru2_.input, c), apply_linear(p, dec_gru2_.hidden, s1), s1);
+RnnModel::DecoderProducts RnnModel::decoder_products(ParameterVars& p) const {
+  return {step_linear(p, dec_gru1_.hidden), step_linear(p, att_query_),
+          step_linear(p, dec_gru2_.input), step_linear(p, dec_gru2_.hidden)};
+}
+
+RnnModel::StepOutput RnnModel::decoder_step(ParameterVars& p, DecoderProducts& dp, const Var& xw1,
+                                            const Var& state, const Memory& m) const {
+  Var s1 = ops::gru_cell(xw1, dp.gru1_hidden(state), state);
+  Var c = attend(p, dp.att_query, s1, m);
+  Var s2 = ops::gru_cell(dp.gru2_input(c), dp.gru2_hidden(s1), s1);
   return {s2, c};
 }
 
 Var RnnModel::output_logits(ParameterVars& p, const Var& features) const {
   Var o = apply_linear(p, deep_output_, features);
   Var t = ops::dropout(cfg_.linear_output ? o : ops::tanh(o), cfg_.dropout);
-  return ops::add(ops::matmul(t, p[output_w_], /*trans_b=*/true), p[output_b_]);
+  return ops::linear(t, p[output_w_], p[output_b_], /*trans_b=*/true);
 }
 
 Var RnnModel::encode(Graph& g, const ParameterArena& arena, const Tensor& src,
@@ -139,8 +145,10 @@ Var RnnModel::logits(Graph& g, const ParameterArena& arena, const ModelBatch& ba
   Var xw1 = apply_linear(p, dec_gru1_.input, y);  // [B, T, 3 dec_dim]
   const int64_t B = batch.B, D = cfg_.dec_dim, C = context_dim();
   std::vector<Var> dec_states, contexts;
+  DecoderProducts dp = decoder_products(p);
   for (int t = 0; t < batch.T; ++t) {
-    StepOutput o = decoder_step(p, ops::reshape(ops::slice(xw1, 1, t, 1), Shape{B, 3 * D}), s, m);
+    StepOutput o =
+        decoder_step(p, dp, ops::reshape(ops::slice(xw1, 1, t, 1), Shape{B, 3 * D}), s, m);
     s = o.state;
     dec_states.push_back(ops::reshape(o.state, Shape{B, 1, D}));
     contexts.push_back(ops::reshape(o.context, Shape{B, 1, C}));

@@ -54,6 +54,11 @@ class RnnModel final : public Seq2SeqModel {
   struct StepOutput {
     Var state, context;  // [B, dec_dim], [B, C]
   };
+  // The decoder's per-step products, made once before the steps (see step_linear).
+  struct DecoderProducts {
+    ops::StepProducts gru1_hidden, att_query, gru2_input, gru2_hidden;
+  };
+  DecoderProducts decoder_products(ParameterVars& p) const;
   struct State;
 
   Gru declare_gru(ParameterArena& arena, const std::string& name, int in, int dim);
@@ -63,9 +68,10 @@ class RnnModel final : public Seq2SeqModel {
   Var encoder(ParameterVars& p, const Tensor& src, const std::vector<int32_t>& lengths) const;
   Memory memory(ParameterVars& p, const Var& states, const Tensor& lengths) const;
   Var initial_state(ParameterVars& p, const Var& states, const std::vector<int32_t>& lengths) const;
-  Var attend(ParameterVars& p, const Var& query, const Memory& m) const;
+  Var attend(ParameterVars& p, ops::StepProducts& query_projection, const Var& query,
+             const Memory& m) const;
   // One cGRU step from the projected previous embedding xw1 [B, 3 dec_dim].
-  StepOutput decoder_step(ParameterVars& p, const Var& xw1, const Var& state,
+  StepOutput decoder_step(ParameterVars& p, DecoderProducts& dp, const Var& xw1, const Var& state,
                           const Memory& m) const;
   // [s; c; y] [..., dec + C + emb] -> logits [..., V]
   Var output_logits(ParameterVars& p, const Var& features) const;

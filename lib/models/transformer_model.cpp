@@ -164,7 +164,7 @@ Var TransformerModel::decoder_layer(ParameterVars& p, const DecoderLayer& l, Var
 
 Var TransformerModel::decoder_output(ParameterVars& p, const Var& x) const {
   Var h = cfg_.pre_norm ? apply_layer_norm(p, decoder_norm_, x) : x;
-  return ops::add(ops::matmul(h, p[output_w_], /*trans_b=*/true), p[output_b_]);
+  return ops::linear(h, p[output_w_], p[output_b_], /*trans_b=*/true);
 }
 
 Var TransformerModel::encode(Graph& g, const ParameterArena& arena, const Tensor& src,

@@ -55,7 +55,8 @@ class Device {
   virtual double sum_squares(size_t n, const float* x) = 0;
 
   // ---- layout
-  // dst[r * dst_ld + j] (+)= src[r * src_ld + j] for r < rows, j < width (concat/slice)
+  // dst[r * dst_ld + j] (+)= src[r * src_ld + j] for r < rows, j < width (concat/slice);
+  // src_ld 0 repeats one row (a bias broadcast, ops::linear)
   virtual void copy_block(int rows, int width, const float* src, int64_t src_ld, float* dst,
                           int64_t dst_ld, bool accumulate) = 0;
   // y = x.permute(perm) for a 4-D x of dims `dims`; y's dim i is x's dim perm[i]

@@ -1,4 +1,4 @@
-// Gradient checks of matmul and bmm.
+// Gradient checks of matmul, linear and bmm.
 #include "gradcheck.h"
 
 namespace sl {
@@ -23,6 +23,43 @@ TEST(GradCheck, MatmulRank3Rows) {
   Device& dev = cpu_device();
   gradcheck(dev, {random_tensor(dev, {2, 3, 4}, 1), random_tensor(dev, {4, 2}, 2)},
             [](Graph&, const std::vector<Var>& x) { return ops::matmul(x[0], x[1]); });
+}
+
+TEST(GradCheck, Linear) {
+  Device& dev = cpu_device();
+  gradcheck(
+      dev,
+      {random_tensor(dev, {2, 3, 4}, 1), random_tensor(dev, {4, 5}, 2), random_tensor(dev, {5}, 3)},
+      [](Graph&, const std::vector<Var>& x) { return ops::linear(x[0], x[1], x[2]); });
+}
+
+TEST(GradCheck, LinearTransBOneRow) {
+  Device& dev = cpu_device();  // one row: the bias gradient is dy itself
+  gradcheck(
+      dev,
+      {random_tensor(dev, {1, 4}, 1), random_tensor(dev, {5, 4}, 2), random_tensor(dev, {5}, 3)},
+      [](Graph&, const std::vector<Var>& x) { return ops::linear(x[0], x[1], x[2], true); });
+}
+
+// The forward against a naive x W + b in double, at a K long enough for the BLAS to split it
+// into several blocks (where the bias joins the sum at another point than add(matmul) would).
+TEST(OpValue, LinearMatchesNaiveProductPlusBias) {
+  Device& dev = cpu_device();
+  Graph g(dev, false, 1);
+  const int M = 7, K = 1500, N = 9;
+  Var a = g.leaf(random_tensor(dev, {M, K}, 1)), w = g.leaf(random_tensor(dev, {K, N}, 2)),
+      b = g.leaf(random_tensor(dev, {N}, 3));
+  std::vector<float> y = ops::linear(a, w, b).value().to_host();
+  std::vector<float> ref = ops::add(ops::matmul(a, w), b).value().to_host();
+  std::vector<float> ah = a.value().to_host(), wh = w.value().to_host(), bh = b.value().to_host();
+  for (int m = 0; m < M; ++m)
+    for (int n = 0; n < N; ++n) {
+      double s = bh[n];
+      for (int k = 0; k < K; ++k) s += double(ah[m * K + k]) * wh[k * N + n];
+      EXPECT_NEAR(y[m * N + n], s, 1e-3) << m << "," << n;
+      EXPECT_NEAR(y[m * N + n], ref[m * N + n], 1e-3) << m << "," << n;
+    }
+  EXPECT_THROW(ops::linear(a, w, a), std::invalid_argument);  // bias of the wrong shape
 }
 
 TEST(GradCheck, MatmulRejectsBadShapes) {
@@ -50,8 +87,9 @@ TEST_P(BmmGrad, GradCheck) {
 }
 
 INSTANTIATE_TEST_SUITE_P(GradCheck, BmmGrad,
-                         ::testing::Values(std::make_pair(false, false), std::make_pair(false, true),
-                                           std::make_pair(true, false), std::make_pair(true, true)));
+                         ::testing::Values(std::make_pair(false, false),
+                                           std::make_pair(false, true), std::make_pair(true, false),
+                                           std::make_pair(true, true)));
 
 TEST(GradCheck, BmmForwardMatchesPerBatchMatmul) {
   Device& dev = cpu_device();

@@ -24,6 +24,13 @@ TEST_F(CudaLayout, CopyBlockIntoAndOutOfWiderRows) {
   }
 }
 
+TEST_F(CudaLayout, CopyBlockWithSourceStrideZeroRepeatsARow) {  // ops::linear's bias preset
+  const int rows = 300, width = 77;
+  Pair src = random_pair(size_t(width), 1), dst = random_pair(size_t(rows) * width, 2);
+  on_both([&](Device& d, int s) { d.copy_block(rows, width, src.f(s), 0, dst.f(s), width, false); });
+  expect_same_bits(dst, "copy_block src_ld 0");
+}
+
 TEST_F(CudaLayout, Permute4AllPermutations) {
   const int dims[4] = {3, 5, 4, 7};
   const size_t n = 3 * 5 * 4 * 7;

@@ -32,7 +32,8 @@ TEST(Kernel, Permute4AllPermutations) {
             for (idx[3] = 0; idx[3] < 5; ++idx[3]) {
               const int xi = ((idx[0] * 3 + idx[1]) * 4 + idx[2]) * 5 + idx[3];
               const int yi =
-                  ((idx[perm[0]] * yd[1] + idx[perm[1]]) * yd[2] + idx[perm[2]]) * yd[3] + idx[perm[3]];
+                  ((idx[perm[0]] * yd[1] + idx[perm[1]]) * yd[2] + idx[perm[2]]) * yd[3] +
+                  idx[perm[3]];
               ASSERT_EQ(got[yi], X[xi] + (acc ? Y0[yi] : 0.0f));
             }
     }
@@ -58,6 +59,18 @@ TEST(Kernel, CopyBlockStridedOverwriteAndAccumulate) {
         EXPECT_EQ(got[r * dst_ld + j], expect) << r << "," << j;
       }
   }
+}
+
+// src_ld 0 repeats one row: how ops::linear presets its output to the bias.
+TEST(Kernel, CopyBlockWithSourceStrideZeroRepeatsARow) {
+  Device& dev = cpu_device();
+  const int rows = 37, width = 5;
+  std::vector<float> B = random_values(width, 3);
+  Tensor b = on_device(dev, B), d = Tensor::empty(dev, {rows, width});
+  dev.copy_block(rows, width, b.f32(), 0, d.f32(), width, false);
+  std::vector<float> got = d.to_host();
+  for (int r = 0; r < rows; ++r)
+    for (int j = 0; j < width; ++j) EXPECT_EQ(got[r * width + j], B[j]) << r << "," << j;
 }
 
 TEST(Kernel, EmbeddingGatherAndScatterAddInIndexOrder) {
