@@ -51,11 +51,13 @@ void strided_sample(const float* g, const float* E, size_t P, size_t m,
 }
 
 // The one pass over the buffer. With kCompensate, E := A = g + E first (else E holds A).
-// Keys >= hi: sent at once (pair out, E[i] = 0). lo <= key < hi: candidate, E untouched.
+// Every key >= lo is appended to S as a pair, in index order; those with key >= hi are sent
+// for sure, so their residual is zeroed here while the line is hot. Returns how many those
+// are; the rest of S (lo <= key < hi) are candidates, E untouched.
 template <bool kCompensate>
-void partition_pass_scalar(const float* __restrict g, float* __restrict E, size_t P, uint32_t lo,
-                           uint32_t hi, std::vector<SparsePair>& S,
-                           std::vector<SparsePair>& candidates) {
+size_t partition_pass_scalar(const float* __restrict g, float* __restrict E, size_t P,
+                             uint32_t lo, uint32_t hi, std::vector<SparsePair>& S) {
+  size_t n_hi = 0;
   for (size_t b = 0; b < P; b += kBlock) {
     const size_t e = std::min(P, b + kBlock);
     unsigned any = 0;
@@ -67,14 +69,14 @@ void partition_pass_scalar(const float* __restrict g, float* __restrict E, size_
     if (!any) continue;
     for (size_t i = b; i < e; ++i) {
       const uint32_t key = abs_key(E[i]);
-      if (key >= hi) {
-        S.push_back({static_cast<uint32_t>(i), E[i]});
-        E[i] = 0.0f;
-      } else if (key >= lo) {
-        candidates.push_back({static_cast<uint32_t>(i), E[i]});
-      }
+      if (key < lo) continue;
+      S.push_back({static_cast<uint32_t>(i), E[i]});
+      const bool sent = key >= hi;
+      E[i] = sent ? 0.0f : E[i];
+      n_hi += sent;
     }
   }
+  return n_hi;
 }
 
 #ifdef __AVX2__
@@ -82,19 +84,17 @@ void partition_pass_scalar(const float* __restrict g, float* __restrict E, size_
 // only they are visited (no second scan of a block; with rho 0.99 most masks are 0). Same
 // bits as the scalar pass (one IEEE add per element), same pairs in the same index order.
 template <bool kCompensate>
-void partition_pass_avx2(const float* __restrict g, float* __restrict E, size_t P, uint32_t lo,
-                         uint32_t hi, std::vector<SparsePair>& S,
-                         std::vector<SparsePair>& candidates) {
+size_t partition_pass_avx2(const float* __restrict g, float* __restrict E, size_t P,
+                           uint32_t lo, uint32_t hi, std::vector<SparsePair>& S) {
   const __m256i abs_mask = _mm256_set1_epi32(0x7fffffff);
   const __m256i below_lo = _mm256_set1_epi32(static_cast<int32_t>(lo) - 1);  // key > lo - 1
+  size_t n_hi = 0;
   auto visit = [&](size_t i) {
-    const uint32_t key = abs_key(E[i]);
-    if (key >= hi) {
-      S.push_back({static_cast<uint32_t>(i), E[i]});
-      E[i] = 0.0f;
-    } else {
-      candidates.push_back({static_cast<uint32_t>(i), E[i]});
-    }
+    const float a = E[i];
+    S.push_back({static_cast<uint32_t>(i), a});
+    const bool sent = abs_key(a) >= hi;  // a select, not a branch: ~1 in 6 is a candidate
+    E[i] = sent ? 0.0f : a;
+    n_hi += sent;
   };
   // Four vectors per iteration: one test of their masks, the usual case being no lane at all.
   auto lanes = [&](size_t at) {
@@ -119,17 +119,46 @@ void partition_pass_avx2(const float* __restrict g, float* __restrict E, size_t 
     if (kCompensate) E[i] = g[i] + E[i];
     if (abs_key(E[i]) >= lo) visit(i);
   }
+  return n_hi;
 }
 #endif
 
 template <bool kCompensate>
-void partition_pass(const float* g, float* E, size_t P, uint32_t lo, uint32_t hi,
-                    std::vector<SparsePair>& S, std::vector<SparsePair>& candidates) {
+size_t partition_pass(const float* g, float* E, size_t P, uint32_t lo, uint32_t hi,
+                      std::vector<SparsePair>& S) {
 #ifdef __AVX2__
-  if (lo >= 1 && lo <= 0x7fffffffu)
-    return partition_pass_avx2<kCompensate>(g, E, P, lo, hi, S, candidates);
+  if (lo >= 1 && lo <= 0x7fffffffu) return partition_pass_avx2<kCompensate>(g, E, P, lo, hi, S);
 #endif
-  partition_pass_scalar<kCompensate>(g, E, P, lo, hi, S, candidates);
+  return partition_pass_scalar<kCompensate>(g, E, P, lo, hi, S);
+}
+
+// The t-th largest (1 <= t <= keys.size()) of keys that all lie in [lo, hi): a histogram on
+// the high bits of key - lo finds the bucket holding it, nth_element finishes inside that
+// bucket (a few hundred keys instead of all candidates; reorders and shrinks keys).
+uint32_t kth_largest_in_range(std::vector<uint32_t>& keys, size_t t, uint32_t lo, uint32_t hi,
+                              std::vector<uint32_t>& counts) {
+  constexpr uint32_t kSelectBuckets = 4096;
+  const uint32_t span = hi - lo;
+  int shift = 0;
+  while (((span - 1) >> shift) >= kSelectBuckets) ++shift;
+  counts.assign(kSelectBuckets, 0);
+  for (const uint32_t key : keys) ++counts[(key - lo) >> shift];
+  size_t above = 0;
+  uint32_t bucket = 0;
+  for (uint32_t b = kSelectBuckets; b-- > 0;) {
+    if (above + counts[b] >= t) {
+      bucket = b;
+      break;
+    }
+    above += counts[b];
+  }
+  size_t n = 0;
+  for (const uint32_t key : keys) {
+    keys[n] = key;
+    n += ((key - lo) >> shift) == bucket;
+  }
+  keys.resize(n);
+  return kth_largest(keys, t - above);
 }
 
 }  // namespace
@@ -150,24 +179,38 @@ CompressResult TopKCompressor::compress(const float* g, ErrorFeedback& E, double
                                        : compress_sampled(g, E.data(), P, k, rho_t, S);
 }
 
-// S holds the pairs with key >= hi (all above the k-th largest), candidates those in
-// [lo, hi), and the k-th largest is the (k - |S|)-th largest candidate. Keeps the
-// candidates at or above it, zeroes their residual, and merges them into S by index.
-uint32_t TopKCompressor::finish_with_candidates(float* E, size_t k, std::vector<SparsePair>& S) {
-  keys_.resize(candidates_.size());
-  for (size_t j = 0; j < candidates_.size(); ++j) keys_[j] = abs_key(candidates_[j].value);
-  const uint32_t tau_key = kth_largest(keys_, k - S.size());
-  size_t kept = 0;
-  for (const SparsePair& c : candidates_) {
-    if (abs_key(c.value) < tau_key) continue;
-    candidates_[kept++] = c;
-    E[c.index] = 0.0f;
+// S holds, in index order, every pair with key >= lo; n_hi of them (key >= hi) lie above the k-th largest and are already out of E. The k-th largest is the
+// (k - n_hi)-th largest candidate (lo <= key < hi). Drops the candidates below it from S in
+// place (no merge: S stays in index order) and zeroes the residual of those kept.
+uint32_t TopKCompressor::finish_bracket(float* E, size_t k, uint32_t lo, uint32_t hi,
+                                        size_t n_hi, std::vector<SparsePair>& S) {
+  keys_.resize(S.size());
+  size_t n = 0;
+  for (const SparsePair& p : S) {
+    const uint32_t key = abs_key(p.value);
+    keys_[n] = key;
+    n += key < hi;
   }
-  candidates_.resize(kept);
-  merged_.resize(S.size() + kept);
-  std::merge(S.begin(), S.end(), candidates_.begin(), candidates_.end(), merged_.begin(),
-             [](const SparsePair& a, const SparsePair& b) { return a.index < b.index; });
-  S.swap(merged_);
+  keys_.resize(n);
+  const uint32_t tau_key = kth_largest_in_range(keys_, k - n_hi, lo, hi, counts_);
+  // keys_ now collects the positions whose residual still has to be zeroed.
+  keys_.resize(S.size());
+  size_t kept = 0, zero = 0;
+  for (const SparsePair p : S) {  // a copy: S[kept] may be this very element
+    const uint32_t key = abs_key(p.value);
+    S[kept] = p;
+    kept += key >= tau_key;
+    keys_[zero] = p.index;
+    zero += key >= tau_key && key < hi;
+  }
+  S.resize(kept);
+  // Scattered stores into a buffer far larger than the cache: prefetch them for writing
+  // a few ahead so the misses overlap.
+  constexpr size_t kAhead = 16;
+  for (size_t j = 0; j < zero; ++j) {
+    if (j + kAhead < zero) __builtin_prefetch(E + keys_[j + kAhead], 1);
+    E[keys_[j]] = 0.0f;
+  }
   return tau_key;
 }
 
@@ -179,7 +222,6 @@ uint32_t TopKCompressor::finish_with_candidates(float* E, size_t k, std::vector<
 // Either way tau is the k-th largest |A| exactly, so the result does not depend on the path.
 CompressResult TopKCompressor::compress_exact(const float* g, float* E, size_t P, size_t k,
                                               std::vector<SparsePair>& S) {
-  candidates_.clear();
   bool compensated = false;
   const size_t m = kBracketSample;
   const double r = static_cast<double>(k) * m / P;  // expected rank of tau in the sample
@@ -191,16 +233,15 @@ CompressResult TopKCompressor::compress_exact(const float* g, float* E, size_t P
     strided_sample(g, E, P, m, keys_);
     const uint32_t hi = r_hi >= 1 ? kth_largest(keys_, static_cast<size_t>(r_hi)) + 1 : ~0u;
     const uint32_t lo = kth_largest(keys_, static_cast<size_t>(r_lo));
-    partition_pass<true>(g, E, P, lo, hi, S, candidates_);
+    const size_t n_hi = partition_pass<true>(g, E, P, lo, hi, S);
     compensated = true;
-    if (S.size() < k && k <= S.size() + candidates_.size()) {
-      const uint32_t tau_key = finish_with_candidates(E, k, S);
+    if (n_hi < k && k <= S.size()) {
+      const uint32_t tau_key = finish_bracket(E, k, lo, hi, n_hi, S);
       return {key_value(tau_key), k, S.size()};
     }
     ++bracket_misses_;
     for (const SparsePair& p : S) E[p.index] = p.value;  // undo: E holds A again
     S.clear();
-    candidates_.clear();
   }
   hist_.assign(4 * kBuckets, 0);
   uint32_t* h[4] = {hist_.data(), hist_.data() + kBuckets, hist_.data() + 2 * kBuckets,
@@ -227,9 +268,9 @@ CompressResult TopKCompressor::compress_exact(const float* g, float* E, size_t P
     }
     above += c;
   }
-  partition_pass<false>(nullptr, E, P, bucket << kBucketShift, (bucket + 1) << kBucketShift, S,
-                        candidates_);
-  const uint32_t tau_key = finish_with_candidates(E, k, S);
+  const uint32_t lo = bucket << kBucketShift, hi = (bucket + 1) << kBucketShift;
+  const size_t n_hi = partition_pass<false>(nullptr, E, P, lo, hi, S);
+  const uint32_t tau_key = finish_bracket(E, k, lo, hi, n_hi, S);
   return {key_value(tau_key), k, S.size()};
 }
 
@@ -240,8 +281,7 @@ CompressResult TopKCompressor::compress_sampled(const float* g, float* E, size_t
   const size_t m = std::min(sample_size_, P);
   strided_sample(g, E, P, m, keys_);
   const uint32_t tau_key = kth_largest(keys_, keep_count(m, rho_t));
-  candidates_.clear();
-  partition_pass<true>(g, E, P, tau_key, tau_key, S, candidates_);
+  partition_pass<true>(g, E, P, tau_key, tau_key, S);
   return {key_value(tau_key), k_of_P, S.size()};
 }
 

@@ -43,15 +43,15 @@ class TopKCompressor {
  private:
   CompressResult compress_exact(const float* g, float* E, size_t P, size_t k,
                                 std::vector<SparsePair>& S);
-  uint32_t finish_with_candidates(float* E, size_t k, std::vector<SparsePair>& S);
+  uint32_t finish_bracket(float* E, size_t k, uint32_t lo, uint32_t hi, size_t n_hi,
+                          std::vector<SparsePair>& S);
   CompressResult compress_sampled(const float* g, float* E, size_t P, size_t k_of_P, double rho_t,
                                   std::vector<SparsePair>& S);
 
   ThresholdMode mode_;
   size_t sample_size_;
   size_t bracket_misses_ = 0;
-  std::vector<uint32_t> hist_, keys_;
-  std::vector<SparsePair> candidates_, merged_;
+  std::vector<uint32_t> hist_, keys_, counts_;
 };
 
 }  // namespace sl
