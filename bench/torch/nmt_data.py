@@ -64,7 +64,7 @@ def tensors(pairs, idx):
     return src, lens, tin, tout
 
 
-def dev_bleu(sp, model, n=int(os.environ.get("DEV_SENTENCES", 300)), bs=100):
+def dev_bleu(sp, model, step=0, n=int(os.environ.get("DEV_SENTENCES", 300)), bs=100):
     """Greedy decode of the first n dev sentences (max length 1.5 * src + 5), BLEU/chrF."""
     src_text = lines("dev", "de")[:n]; ref = lines("dev", "en")[:n]
     hyps = []
@@ -79,7 +79,10 @@ def dev_bleu(sp, model, n=int(os.environ.get("DEV_SENTENCES", 300)), bs=100):
                 out = out[:out.index(EOS)] if EOS in out else out
                 hyps.append(sp.decode(out))
     model.train()
-    return sacrebleu.corpus_bleu(hyps, [ref]).score, sacrebleu.corpus_chrf(hyps, [ref]).score
+    if os.environ.get("HYP_OUT"):  # the hypotheses, to compare outputs (not only scores) with ours
+        with open(f"{os.environ['HYP_OUT']}.{step}", "w") as f: f.writelines(h + "\n" for h in hyps)
+    bleu = sacrebleu.corpus_bleu(hyps, [ref])
+    return bleu.score, sacrebleu.corpus_chrf(hyps, [ref]).score, bleu.sys_len / bleu.ref_len
 
 
 def dev_ce(model, dev_pairs, dev_batches):
@@ -112,9 +115,10 @@ def train(model, opt, lr_at, steps, every, smoothing, clip=1.0, seed=1, out=None
         opt.zero_grad(); loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), clip); opt.step()
         if step % every == 0:
-            bleu, chrf = dev_bleu(sp, model)
+            bleu, chrf, ratio = dev_bleu(sp, model, step)
             row = {"step": step, "dev_ce": round(dev_ce(model, dev_pairs, dev_batches), 4),
-                   "bleu": round(bleu, 2), "chrf": round(chrf, 2), "train_loss": round(loss.item(), 4),
+                   "bleu": round(bleu, 2), "chrf": round(chrf, 2), "len_ratio": round(ratio, 3),
+                   "train_loss": round(loss.item(), 4),
                    "wall_s": round(time.time() - t0, 1)}
             print(json.dumps(row), flush=True)
             if out:
