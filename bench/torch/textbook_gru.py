@@ -66,9 +66,10 @@ class TextbookGru(nn.Module):
 
 
 if __name__ == "__main__":
-    torch.set_num_threads(int(__import__("os").environ.get("TORCH_THREADS", 1))); torch.manual_seed(1)
+    torch.set_num_threads(int(__import__("os").environ.get("TORCH_THREADS", 1)))
+    seed = int(__import__("os").environ.get("SEED", 1)); torch.manual_seed(seed)
     steps = int(sys.argv[1]) if len(sys.argv) > 1 else 1500
     every = int(sys.argv[2]) if len(sys.argv) > 2 else 250
     model = TextbookGru()
     opt = torch.optim.Adam(model.parameters(), lr=1e-3)
-    D.train(model, opt, lambda s: 1e-3, steps, every, smoothing=0.0, out=sys.argv[3] if len(sys.argv) > 3 else None)
+    D.train(model, opt, lambda s: 1e-3, steps, every, smoothing=0.0, seed=seed, out=sys.argv[3] if len(sys.argv) > 3 else None)

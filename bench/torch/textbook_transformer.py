@@ -58,10 +58,11 @@ class TextbookTransformer(nn.Module):
 
 
 if __name__ == "__main__":
-    torch.set_num_threads(int(__import__("os").environ.get("TORCH_THREADS", 1))); torch.manual_seed(1)
+    torch.set_num_threads(int(__import__("os").environ.get("TORCH_THREADS", 1)))
+    seed = int(__import__("os").environ.get("SEED", 1)); torch.manual_seed(seed)
     steps = int(sys.argv[1]) if len(sys.argv) > 1 else 1500
     every = int(sys.argv[2]) if len(sys.argv) > 2 else 250
     model = TextbookTransformer()
     opt = torch.optim.Adam(model.parameters(), lr=7e-4, betas=(0.9, 0.98), eps=1e-9)
     lr = lambda s: 7e-4 * min(s / 800, math.sqrt(800 / s))
-    D.train(model, opt, lr, steps, every, smoothing=0.1, out=sys.argv[3] if len(sys.argv) > 3 else None)
+    D.train(model, opt, lr, steps, every, smoothing=0.1, seed=seed, out=sys.argv[3] if len(sys.argv) > 3 else None)
