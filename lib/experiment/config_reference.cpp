@@ -88,6 +88,10 @@ const std::map<std::string, Meaning>& meanings() {
       {"/model/deep_output",
        {"rnn: the layer before the (tied) output projection: \"tanh\" (Nematus, default) or "
         "\"linear\" (Bahdanau et al.'s textbook form)"}},
+      {"/model/emb_scale",
+       {"rnn: \"sqrt_dim\" multiplies the source and target-input embedding lookups by "
+        "sqrt(emb_dim), as the Transformer does, so a GRU without layer norm sees unit-size "
+        "inputs from the start; \"none\" (default) uses the rows as they are"}},
       {"/train", {"the optimization schedule, logging and checkpoints"}},
       {"/train/max_steps", {"training steps (updates) to run; the run ends there"}},
       {"/train/max_epochs",

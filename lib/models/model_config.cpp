@@ -79,6 +79,8 @@ RnnConfig parse_rnn(ConfigObject& c) {
   r.emb_init = emb_init(c, r.emb_init);
   r.linear_output =
       c.choice("deep_output", r.linear_output ? "linear" : "tanh", {"tanh", "linear"}) == "linear";
+  r.scale_embeddings = c.choice("emb_scale", r.scale_embeddings ? "sqrt_dim" : "none",
+                                {"none", "sqrt_dim"}) == "sqrt_dim";
   return r;
 }
 
@@ -97,7 +99,8 @@ bool RnnConfig::operator==(const RnnConfig& o) const {
   return emb_dim == o.emb_dim && enc_dim == o.enc_dim && dec_dim == o.dec_dim &&
          enc_layers == o.enc_layers && dropout == o.dropout &&
          label_smoothing == o.label_smoothing && tied_embeddings == o.tied_embeddings &&
-         emb_init == o.emb_init && linear_output == o.linear_output;
+         emb_init == o.emb_init && linear_output == o.linear_output &&
+         scale_embeddings == o.scale_embeddings;
 }
 
 bool ModelConfig::operator==(const ModelConfig& o) const {
@@ -187,6 +190,8 @@ nlohmann::json to_json(const ModelConfig& cfg) {
     j["tied_embeddings"] = to_string(r.tied_embeddings);
     j["emb_init"] = to_string(r.emb_init);
     j["deep_output"] = r.linear_output ? "linear" : "tanh";
+    // Only when not the default, as qkv_init above.
+    if (r.scale_embeddings) j["emb_scale"] = "sqrt_dim";
   }
   return j;
 }

@@ -58,6 +58,12 @@ struct RnnConfig {
   // Nematus (|o_i| <= 1, so logits start small), or linear as in Bahdanau et al.'s textbook
   // form, whose logits can grow as fast as the embeddings allow (issue 12).
   bool linear_output = false;
+  // Embedding lookups (source and target input, not the tied output) multiplied by
+  // sqrt(emb_dim), as the Transformer does: with rows of norm ~1 (emb_init normal) each input
+  // unit is ~dim^-1/2, too small for a GRU without layer normalisation to see at the start,
+  // and the attention learns to align late (issue 12). Off by default so that older configs
+  // and checkpoints mean what they meant; configs/small/rnn.json turns it on.
+  bool scale_embeddings = false;
   bool operator==(const RnnConfig& o) const;
 };
 

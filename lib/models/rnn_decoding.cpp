@@ -41,7 +41,7 @@ Tensor RnnModel::step(DecoderState& base, const std::vector<int32_t>& prev_token
   Graph g(s.arena->device(), /*dropout_enabled=*/false, 0);
   ParameterVars p(g, *s.arena);
   Tensor ids = Tensor::from_host_ids(g.device(), Shape{s.n_rows}, prev_tokens);
-  Var y = ops::embedding(p[tgt_embedding_], ids);  // [rows, E]
+  Var y = embed(p, tgt_embedding_, ids);  // [rows, E]
   const Memory m{g.constant(s.states), g.constant(s.keys), s.src_lengths};
   DecoderProducts dp = decoder_products(p);
   StepOutput o = decoder_step(p, dp, apply_linear(p, dec_gru1_.input, y), g.constant(s.hidden), m);

@@ -1,5 +1,6 @@
 #include "models/rnn_model.h"
 
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -70,9 +71,15 @@ Var RnnModel::run_gru(ParameterVars& p, const Gru& gru, const Var& x,
   return ops::concat(outputs, 1);
 }
 
+Var RnnModel::embed(ParameterVars& p, int table, const Tensor& ids) const {
+  Var rows = ops::embedding(p[table], ids);
+  if (!cfg_.scale_embeddings) return rows;
+  return ops::scale(rows, static_cast<float>(std::sqrt(static_cast<double>(cfg_.emb_dim))));
+}
+
 Var RnnModel::encoder(ParameterVars& p, const Tensor& src,
                       const std::vector<int32_t>& lengths) const {
-  Var emb = ops::dropout(ops::embedding(p[src_embedding_], src), cfg_.dropout);
+  Var emb = ops::dropout(embed(p, src_embedding_, src), cfg_.dropout);
   Var states = ops::concat({run_gru(p, enc_forward_, emb, lengths, false),
                             run_gru(p, enc_backward_, emb, lengths, true)},
                            2);
@@ -141,7 +148,7 @@ Var RnnModel::logits(Graph& g, const ParameterArena& arena, const ModelBatch& ba
   Var states = encoder(p, batch.src, lengths);
   const Memory m = memory(p, states, batch.src_lengths);
   Var s = initial_state(p, states, lengths);
-  Var y = ops::dropout(ops::embedding(p[tgt_embedding_], batch.tgt_in), cfg_.dropout);
+  Var y = ops::dropout(embed(p, tgt_embedding_, batch.tgt_in), cfg_.dropout);
   Var xw1 = apply_linear(p, dec_gru1_.input, y);  // [B, T, 3 dec_dim]
   const int64_t B = batch.B, D = cfg_.dec_dim, C = context_dim();
   std::vector<Var> dec_states, contexts;

@@ -10,6 +10,7 @@ namespace sl {
 
 // A Nematus-style attentional GRU encoder-decoder (Marian's s2s with its default cGRU
 // decoder), kept minimal:
+//   inputs:  embedding rows, times sqrt(emb_dim) with model.emb_scale = "sqrt_dim";
 //   encoder: bidirectional GRU over the real positions of each sentence (padding keeps the
 //            state: the backward direction starts at each sentence's last token), then
 //            enc_layers - 1 forward GRUs with residual connections; states C = 2 * enc_dim.
@@ -66,6 +67,8 @@ class RnnModel final : public Seq2SeqModel {
   Var run_gru(ParameterVars& p, const Gru& gru, const Var& x, const std::vector<int32_t>& lengths,
               bool reverse) const;
   Var encoder(ParameterVars& p, const Tensor& src, const std::vector<int32_t>& lengths) const;
+  // Rows of an embedding table for ids, times sqrt(emb_dim) when cfg_.scale_embeddings.
+  Var embed(ParameterVars& p, int table, const Tensor& ids) const;
   Memory memory(ParameterVars& p, const Var& states, const Tensor& lengths) const;
   Var initial_state(ParameterVars& p, const Var& states, const std::vector<int32_t>& lengths) const;
   Var attend(ParameterVars& p, ops::StepProducts& query_projection, const Var& query,

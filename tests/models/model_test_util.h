@@ -17,13 +17,15 @@ constexpr int kTinyVocab = 16;
 constexpr int32_t kBos = 2, kEos = 3, kFirstWord = 4;
 
 // "transformer" (post-norm), "transformer_pre", "rnn" (tanh deep output), "rnn_linear"
-// (linear deep output): small enough for a 2-core CI box.
+// (linear deep output), "rnn_scaled" (linear deep output, embedding lookups times
+// sqrt(emb_dim): configs/small/rnn.json's form): small enough for a 2-core CI box.
 inline ModelConfig tiny_config(const std::string& kind) {
   ModelConfig c;
   c.vocab_size = kTinyVocab;
-  if (kind == "rnn" || kind == "rnn_linear") {
+  if (kind == "rnn" || kind == "rnn_linear" || kind == "rnn_scaled") {
     c.type = ModelType::Rnn;
-    c.rnn.linear_output = kind == "rnn_linear";
+    c.rnn.linear_output = kind != "rnn";
+    c.rnn.scale_embeddings = kind == "rnn_scaled";
     c.rnn.emb_dim = 12;
     c.rnn.enc_dim = 8;
     c.rnn.dec_dim = 16;
@@ -46,7 +48,8 @@ inline ModelConfig tiny_config(const std::string& kind) {
 }
 
 inline const std::vector<std::string>& model_kinds() {
-  static const std::vector<std::string> k{"transformer", "transformer_pre", "rnn", "rnn_linear"};
+  static const std::vector<std::string> k{"transformer", "transformer_pre", "rnn", "rnn_linear",
+                                          "rnn_scaled"};
   return k;
 }
 

@@ -96,10 +96,19 @@ TEST(ModelConfig, RoundTripsThroughJson) {
         nlohmann::json{{"type", "rnn"}, {"vocab_size", 50}, {"emb_init", "glorot"}},
         nlohmann::json{{"type", "rnn"}, {"vocab_size", 50}, {"enc_layers", 2}},
         nlohmann::json{{"type", "rnn"}, {"vocab_size", 50}, {"deep_output", "linear"}},
+        nlohmann::json{{"type", "rnn"}, {"vocab_size", 50}, {"emb_scale", "sqrt_dim"}},
         nlohmann::json{{"vocab_size", 50}, {"qkv_init", "fused"}}}) {
     ModelConfig a = parse(j);
     EXPECT_EQ(parse(to_json(a)), a) << to_json(a).dump();
   }
+}
+
+TEST(ModelConfig, RnnEmbeddingScaleIsWrittenOnlyWhenOn) {
+  // Configs and checkpoints written before the key existed must still compare equal.
+  EXPECT_FALSE(to_json(parse({{"type", "rnn"}, {"vocab_size", 50}})).contains("emb_scale"));
+  const ModelConfig on = parse({{"type", "rnn"}, {"vocab_size", 50}, {"emb_scale", "sqrt_dim"}});
+  EXPECT_TRUE(on.rnn.scale_embeddings);
+  EXPECT_EQ(to_json(on).at("emb_scale"), "sqrt_dim");
 }
 
 TEST(ModelConfig, RejectsBadValuesWithTheirPointer) {
@@ -116,6 +125,10 @@ TEST(ModelConfig, RejectsBadValuesWithTheirPointer) {
   EXPECT_EQ(rejected_at({{"vocab_size", 64}, {"qkv_init", "joint"}}), "test.json:/model/qkv_init");
   EXPECT_EQ(rejected_at({{"type", "rnn"}, {"vocab_size", 64}, {"deep_output", "relu"}}),
             "test.json:/model/deep_output");
+  EXPECT_EQ(rejected_at({{"type", "rnn"}, {"vocab_size", 64}, {"emb_scale", "sqrt"}}),
+            "test.json:/model/emb_scale");
+  EXPECT_EQ(rejected_at({{"vocab_size", 64}, {"emb_scale", "sqrt_dim"}}),
+            "test.json:/model/emb_scale");  // a Transformer always scales; not its key
   EXPECT_EQ(rejected_at({{"vocab_size", 64}, {"encoder_layers", 0}}),
             "test.json:/model/encoder_layers");
   EXPECT_EQ(rejected_at({{"vocab_size", 64}, {"tied_embeddings", "some"}}),

@@ -24,6 +24,36 @@ void expect_close(const std::vector<float>& a, const std::vector<float>& b, floa
     ASSERT_NEAR(a[i], b[i], tol * (1.0f + std::fabs(a[i]))) << what << " element " << i;
 }
 
+// emb_scale "sqrt_dim" is the lookup times sqrt(emb_dim), nothing else: with untied tables
+// and emb_dim 16 (sqrt exact), it gives bit for bit the logits of an unscaled model whose
+// source and target tables are 4x larger, while the output matrix stays as it is.
+TEST(RnnEmbeddingScale, IsTheLookupTimesSqrtDim) {
+  ModelConfig cfg = tiny_config("rnn_linear");
+  cfg.rnn.emb_dim = 16;
+  cfg.rnn.tied_embeddings = TiedEmbeddings::None;
+  ModelConfig scaled_cfg = cfg;
+  scaled_cfg.rnn.scale_embeddings = true;
+  ModelUnderTest plain(cfg, 5), scaled(scaled_cfg, 5);
+  ASSERT_EQ(plain.arena.values().to_host(), scaled.arena.values().to_host());
+  std::vector<float> p = plain.arena.values().to_host();
+  for (const char* table : {"embeddings/source", "embeddings/target"}) {
+    const int i = plain.arena.index_of(table);
+    ASSERT_GE(i, 0) << table;
+    const int64_t at = plain.arena.offset(i), n = plain.arena.shape(i).numel();
+    for (int64_t j = at; j < at + n; ++j) p[static_cast<size_t>(j)] *= 4.0f;
+  }
+  Tensor values = plain.arena.values();
+  values.copy_from(Tensor::from_host(cpu_device(), values.shape(), p));
+  ModelBatch batch = copy_batch(random_sentences(5, 2, 6, 3));
+  Graph g1(cpu_device(), false, 1), g2(cpu_device(), false, 1);
+  EXPECT_EQ(plain.model->logits(g1, plain.arena, batch).value().to_host(),
+            scaled.model->logits(g2, scaled.arena, batch).value().to_host());
+  ModelUnderTest unscaled_same_init(cfg, 5);
+  Graph g3(cpu_device(), false, 1);
+  EXPECT_NE(unscaled_same_init.model->logits(g3, unscaled_same_init.arena, batch).value().to_host(),
+            scaled.model->logits(g2, scaled.arena, batch).value().to_host());
+}
+
 TEST_P(ModelProperties, InitialLossIsNearLogV) {
   // A vocabulary much larger than the model width, as in real configs. Embedding rows start
   // N(0, dim^-1/2) (issue 12): against layer-normed Transformer features (norm sqrt(d)) the
