@@ -63,7 +63,7 @@ TEST(TopKCompressor, ExactHandlesTiesZerosAndOneBucket) {
   }
 }
 
-// Above 4 * 65536 values the exact mode brackets tau with a sample first.
+// Above 4 * kBracketSample values the exact mode brackets tau with a sample first.
 TEST(TopKCompressor, ExactBracketedPassMatchesTheReference) {
   const size_t P = 300000;
   for (double rho : {0.0, 0.5, 0.9, 0.99, 0.999}) {
@@ -82,7 +82,7 @@ TEST(TopKCompressor, ExactBracketedPassMatchesTheReference) {
 }
 
 TEST(TopKCompressor, ExactFallsBackWhenTheSampleMissesTheLargeValues) {
-  const size_t P = 300000, m = 65536;
+  const size_t P = 300000, m = TopKCompressor::kBracketSample;
   ref::Vec g(P, 1e-6f);
   for (size_t j = 0; j < P; j += 7) g[j] = -2e-6f;
   for (size_t j = 0; j < 3000; ++j) g[j * P / m + 1] = 1.0f + j;  // never sampled positions
