@@ -8,6 +8,7 @@
 #include <cmath>
 #include <functional>
 #include <stdexcept>
+#include <utility>
 
 #include "distributed/drop_ratio_schedule.h"
 
@@ -20,7 +21,7 @@ namespace {
 // serialising on one counter.
 constexpr int kBucketShift = 19;
 constexpr size_t kBuckets = size_t(1) << (31 - kBucketShift);
-constexpr size_t kBlock = 16;             // elements per "is anything selected here?" check
+constexpr size_t kBlock = 16;  // elements per "is anything selected here?" check
 
 // The k-th largest (k >= 1) of keys, by nth_element (reorders keys).
 uint32_t kth_largest(std::vector<uint32_t>& keys, size_t k) {
@@ -54,8 +55,8 @@ void strided_sample(const float* g, const float* E, size_t P, size_t m,
 // for sure, so their residual is zeroed here while the line is hot. Returns how many those
 // are; the rest of S (lo <= key < hi) are candidates, E untouched.
 template <bool kCompensate>
-size_t partition_pass_scalar(const float* __restrict g, float* __restrict E, size_t P,
-                             uint32_t lo, uint32_t hi, std::vector<SparsePair>& S) {
+size_t partition_pass_scalar(const float* __restrict g, float* __restrict E, size_t P, uint32_t lo,
+                             uint32_t hi, std::vector<SparsePair>& S) {
   size_t n_hi = 0;
   for (size_t b = 0; b < P; b += kBlock) {
     const size_t e = std::min(P, b + kBlock);
@@ -83,8 +84,8 @@ size_t partition_pass_scalar(const float* __restrict g, float* __restrict E, siz
 // only they are visited (no second scan of a block; with rho 0.99 most masks are 0). Same
 // bits as the scalar pass (one IEEE add per element), same pairs in the same index order.
 template <bool kCompensate>
-size_t partition_pass_avx2(const float* __restrict g, float* __restrict E, size_t P,
-                           uint32_t lo, uint32_t hi, std::vector<SparsePair>& S) {
+size_t partition_pass_avx2(const float* __restrict g, float* __restrict E, size_t P, uint32_t lo,
+                           uint32_t hi, std::vector<SparsePair>& S) {
   const __m256i abs_mask = _mm256_set1_epi32(0x7fffffff);
   const __m256i below_lo = _mm256_set1_epi32(static_cast<int32_t>(lo) - 1);  // key > lo - 1
   size_t n_hi = 0;
@@ -131,6 +132,19 @@ size_t partition_pass(const float* g, float* E, size_t P, uint32_t lo, uint32_t 
   return partition_pass_scalar<kCompensate>(g, E, P, lo, hi, S);
 }
 
+// Scanning buckets from the highest down: the one that holds the t-th largest element
+// (count(b) = elements in bucket b), and how many elements lie in the buckets above it.
+template <class Count>
+std::pair<uint32_t, size_t> bucket_of_tth_largest(size_t buckets, size_t t, Count count) {
+  size_t above = 0;
+  for (size_t b = buckets; b-- > 0;) {
+    const size_t c = count(b);
+    if (above + c >= t) return {static_cast<uint32_t>(b), above};
+    above += c;
+  }
+  return {0, above};
+}
+
 // The t-th largest (1 <= t <= keys.size()) of keys that all lie in [lo, hi): a histogram on
 // the high bits of key - lo finds the bucket holding it, nth_element finishes inside that
 // bucket (a few hundred keys instead of all candidates; reorders and shrinks keys).
@@ -142,15 +156,8 @@ uint32_t kth_largest_in_range(std::vector<uint32_t>& keys, size_t t, uint32_t lo
   while (((span - 1) >> shift) >= kSelectBuckets) ++shift;
   counts.assign(kSelectBuckets, 0);
   for (const uint32_t key : keys) ++counts[(key - lo) >> shift];
-  size_t above = 0;
-  uint32_t bucket = 0;
-  for (uint32_t b = kSelectBuckets; b-- > 0;) {
-    if (above + counts[b] >= t) {
-      bucket = b;
-      break;
-    }
-    above += counts[b];
-  }
+  const auto [bucket, above] =
+      bucket_of_tth_largest(kSelectBuckets, t, [&](size_t b) { return size_t{counts[b]}; });
   size_t n = 0;
   for (const uint32_t key : keys) {
     keys[n] = key;
@@ -178,11 +185,12 @@ CompressResult TopKCompressor::compress(const float* g, ErrorFeedback& E, double
                                        : compress_sampled(g, E.data(), P, k, rho_t, S);
 }
 
-// S holds, in index order, every pair with key >= lo; n_hi of them (key >= hi) lie above the k-th largest and are already out of E. The k-th largest is the
-// (k - n_hi)-th largest candidate (lo <= key < hi). Drops the candidates below it from S in
-// place (no merge: S stays in index order) and zeroes the residual of those kept.
-uint32_t TopKCompressor::finish_bracket(float* E, size_t k, uint32_t lo, uint32_t hi,
-                                        size_t n_hi, std::vector<SparsePair>& S) {
+// S holds, in index order, every pair with key >= lo; n_hi of them (key >= hi) lie above the
+// k-th largest and are already out of E. The k-th largest is the (k - n_hi)-th largest
+// candidate (lo <= key < hi). Drops the candidates below it from S in place (no merge: S
+// stays in index order) and zeroes the residual of those kept.
+uint32_t TopKCompressor::finish_bracket(float* E, size_t k, uint32_t lo, uint32_t hi, size_t n_hi,
+                                        std::vector<SparsePair>& S) {
   keys_.resize(S.size());
   size_t n = 0;
   for (const SparsePair& p : S) {
@@ -215,14 +223,15 @@ uint32_t TopKCompressor::finish_bracket(float* E, size_t k, uint32_t lo, uint32_
 
 // Exact tau without sorting the buffer. Usually one pass: a strided sample brackets the k-th
 // largest |A| between two sample quantiles [lo, hi) with a wide margin; the pass sends all
-// above hi and collects the few in between, among which nth_element finds tau. If the
-// bracket missed (or P is small), the histogram method finds it: the top 12 bits of |A| give
-// the bucket holding the k-th largest, a second pass collects that bucket as candidates.
+// above hi and collects the few in between, among which a histogram and nth_element find
+// tau (finish_bracket). If the bracket missed (or P is small), the histogram method finds
+// it: the top 12 bits of |A| give the bucket holding the k-th largest, a second pass collects
+// that bucket as candidates.
 // Either way tau is the k-th largest |A| exactly, so the result does not depend on the path.
 CompressResult TopKCompressor::compress_exact(const float* g, float* E, size_t P, size_t k,
                                               std::vector<SparsePair>& S) {
   bool compensated = false;
-  const size_t m = TopKCompressor::kBracketSample;
+  const size_t m = kBracketSample;
   const double r = static_cast<double>(k) * m / P;  // expected rank of tau in the sample
   const double margin = 4.0 * std::sqrt(r) + 16.0;
   const double r_hi = std::floor(r - margin), r_lo = std::ceil(r + margin);
@@ -265,16 +274,9 @@ CompressResult TopKCompressor::compress_exact(const float* g, float* E, size_t P
     E[i] = a;
     ++h[0][abs_key(a) >> kBucketShift];
   }
-  size_t above = 0;
-  uint32_t bucket = 0;
-  for (size_t b = kBuckets; b-- > 0;) {
-    const size_t c = h[0][b] + h[1][b] + h[2][b] + h[3][b];
-    if (above + c >= k) {
-      bucket = static_cast<uint32_t>(b);
-      break;
-    }
-    above += c;
-  }
+  const uint32_t bucket = bucket_of_tth_largest(kBuckets, k, [&](size_t b) {
+                            return size_t{h[0][b]} + h[1][b] + h[2][b] + h[3][b];
+                          }).first;
   const uint32_t lo = bucket << kBucketShift, hi = (bucket + 1) << kBucketShift;
   const size_t n_hi = partition_pass<false>(nullptr, E, P, lo, hi, S);
   const uint32_t tau_key = finish_bracket(E, k, lo, hi, n_hi, S);
