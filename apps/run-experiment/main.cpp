@@ -21,6 +21,7 @@
 #include "experiment/experiment_config.h"
 #include "experiment/experiment_runner.h"
 #include "suite.h"
+#include "tensor/cpu/blas_library.h"
 #include "train/node_checkpoint.h"
 #include "train/results_dir.h"
 #ifdef SL_HAVE_MPI
@@ -33,6 +34,7 @@ struct Options {
   std::string config, suite, output_dir, output_root = "results";
   std::vector<std::string> overrides, only;
   bool resume = false, overwrite = false, dry_run = false, no_progress = false, reference = false;
+  bool profile = false;
 };
 
 // Exit codes (README.md, --help): 0 the run completed, or stopped on a signal or its time
@@ -216,6 +218,7 @@ int run_one(sl::ExperimentConfig& e, const Options& o, bool resume, sl::NodeOutc
   sl::NodeOutcome& out = outcome ? *outcome : ignored;
   e.job.resume = resume;
   e.job.progress_on_tty = !o.no_progress;
+  e.job.profile = o.profile;
   const std::string dir = e.job.results_dir;
   if (!resume && !o.overwrite && exists(dir + "/log.jsonl"))
     throw sl::InputError(dir, "already holds a run; pass --resume to continue it or --overwrite to start again");
@@ -315,6 +318,16 @@ int run(const Options& o) {
   return rc;
 }
 
+// The version and which BLAS computes the CPU products (a generic core costs 3-4x).
+int print_version() {
+  std::cout << "sparselocal " << SL_VERSION << "\n";
+  const std::string blas = sl::blas::describe();  // throws when the BLAS cannot be loaded
+  std::cout << "BLAS: " << blas << "\nBLAS file: " << sl::blas::info().path << "\n";
+  if (!sl::blas::info().warning.empty())
+    std::cerr << "run-experiment: warning: " << sl::blas::info().warning << "\n";
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -352,13 +365,21 @@ int main(int argc, char** argv) {
   app.add_flag("--overwrite", o.overwrite, "start again even if the results directory holds a run");
   app.add_flag("--dry-run", o.dry_run, "print the resolved config and exit");
   app.add_flag("--no-progress", o.no_progress, "no progress line on a terminal");
+  app.add_flag("--profile", o.profile,
+               "at the end, print node 0's kernel time per update by category and kernel "
+               "(validation excluded; adds a little overhead)");
+  bool version = false;
+  app.add_flag("--version", version,
+               "print the version and the CPU BLAS in use (library, version, kernels, CPU) and exit");
   const int rc = sl::app::parse(app, argc, argv, [&] {
-    if (o.config.empty() && o.suite.empty() && !o.reference) throw CLI::RequiredError("--config or --suite");
+    if (o.config.empty() && o.suite.empty() && !o.reference && !version)
+      throw CLI::RequiredError("--config or --suite");
   });
   if (rc >= 0) return rc;
   if (o.reference) {
     std::cout << sl::config_reference_markdown();
     return 0;
   }
+  if (version) return sl::app::run("run-experiment: error: ", "run-experiment: fatal: ", print_version);
   return sl::app::run("run-experiment: error: ", "run-experiment: fatal: ", [&] { return run(o); });
 }

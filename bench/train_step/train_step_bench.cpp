@@ -22,7 +22,7 @@
 #include "common/counter_rng.h"
 #include "common/timer.h"
 #include "models/seq2seq_model.h"
-#include "tensor/profiling_device.h"
+#include "tensor/profile_table.h"
 #include "train/adam.h"
 
 namespace {
@@ -41,37 +41,6 @@ void use_small_suite_shapes(sl::ModelConfig& cfg) {
   cfg.rnn.dec_dim = 128;
 }
 
-// Percentages are of the mean profiled step (the kernel times are sums over the steps).
-void print_profile(const sl::ProfilingDevice& prof, int steps, double mean_s, double ceiling) {
-  double kernels = 0;
-  for (const auto& b : prof.buckets()) kernels += b.seconds;
-  const double per = 1.0 / steps;
-  std::fprintf(stderr, "%-32s %10s %7s %10s\n", "category", "ms/step", "% step", "calls/step");
-  for (int c = 0; c < sl::ProfilingDevice::kCategoryCount; ++c) {
-    const auto& b = prof.buckets()[c];
-    if (!b.calls) continue;
-    std::fprintf(stderr, "%-32s %10.2f %6.1f%% %10.0f\n",
-                 sl::ProfilingDevice::category_name(static_cast<sl::ProfilingDevice::Category>(c)),
-                 1e3 * b.seconds * per, 100 * b.seconds * per / mean_s, b.calls * per);
-  }
-  std::fprintf(stderr, "%-32s %10.2f %6.1f%%\n", "all kernels", 1e3 * kernels * per,
-               100 * kernels * per / mean_s);
-  // The Device methods behind the categories, slowest first (the levers are per method).
-  std::vector<std::pair<std::string, sl::ProfilingDevice::Bucket>> by_kernel(prof.kernels().begin(),
-                                                                             prof.kernels().end());
-  std::sort(by_kernel.begin(), by_kernel.end(),
-            [](const auto& a, const auto& b) { return a.second.seconds > b.second.seconds; });
-  std::fprintf(stderr, "%-32s %10s %7s %10s\n", "  by kernel", "ms/step", "% step", "calls/step");
-  for (const auto& [name, b] : by_kernel) {
-    if (b.seconds * per < 1e-3 * mean_s) break;  // under 0.1% of the step
-    std::fprintf(stderr, "  %-30s %10.2f %6.1f%% %10.0f\n", name.c_str(), 1e3 * b.seconds * per,
-                 100 * b.seconds * per / mean_s, b.calls * per);
-  }
-  std::fprintf(stderr, "%-32s %10.2f %6.1f%%   (%.2f GFLOP/step at %.1f GFLOP/s)\n",
-               "GEMM-only floor", 1e3 * prof.gemm_flops() * per / (ceiling * 1e9),
-               100 * prof.gemm_flops() * per / (ceiling * 1e9) / mean_s,
-               prof.gemm_flops() * per * 1e-9, ceiling);
-}
 double transformer_flops(const sl::TransformerConfig& c) {
   const double Ns = kB * kS, Nt = kB * kT, D = c.d_model, F = c.ff;
   const double enc = 8 * Ns * D * D + 4 * kB * double(kS) * kS * D + 4 * Ns * D * F;
@@ -188,7 +157,7 @@ int main(int argc, char** argv) {
   const double ceiling = sgemm_ceiling(5);
   double mean = 0;
   for (double x : secs) mean += x / secs.size();
-  if (profile) print_profile(prof, steps, mean, ceiling);
+  if (profile) std::fputs(sl::profile_table(prof, steps, mean, ceiling).c_str(), stderr);
   struct rusage ru;
   getrusage(RUSAGE_SELF, &ru);
   std::printf(

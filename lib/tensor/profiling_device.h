@@ -4,6 +4,7 @@
 #include <map>
 #include <string>
 
+#include "common/timer.h"
 #include "tensor/device.h"
 
 namespace sl {
@@ -36,7 +37,10 @@ class ProfilingDevice : public Device {
     int64_t calls = 0;
   };
 
-  explicit ProfilingDevice(Device& inner) : inner_(inner) {}
+  // Kernel time is wall time, or with `thread_cpu_time` the calling thread's CPU time (right
+  // when simulated nodes share cores: another node's time slice is not this kernel's).
+  explicit ProfilingDevice(Device& inner, bool thread_cpu_time = false)
+      : inner_(inner), thread_cpu_time_(thread_cpu_time) {}
   static const char* category_name(Category c);
   const std::array<Bucket, kCategoryCount>& buckets() const { return buckets_; }
   // The same time by Device method (gemm, axpby, dropout_mask, ...), finer than categories.
@@ -113,7 +117,10 @@ class ProfilingDevice : public Device {
   template <class F>
   auto timed(Category c, const char* kernel, F&& f) -> decltype(f());
 
+  double now() const { return thread_cpu_time_ ? thread_cpu_seconds() : wall_seconds(); }
+
   Device& inner_;
+  bool thread_cpu_time_ = false;
   std::array<Bucket, kCategoryCount> buckets_{};
   std::map<std::string, Bucket> kernels_;
   double gemm_flops_ = 0;

@@ -8,6 +8,7 @@
 #include "data/batch_generator.h"
 #include "models/seq2seq_model.h"
 #include "tensor/device_registry.h"
+#include "tensor/profile_table.h"
 #include "train/best_model.h"
 #include "train/node_checkpoint.h"
 #include "train/run_lifecycle.h"
@@ -45,10 +46,16 @@ class NodeRun {
                      extra);
   }
 
+  void print_profile() const;
+
   const TrainingJob& job_;
   Communicator& comm_;
   const int N_, rank_;
+  Device& base_dev_;                           // validation and test run here, unprofiled
+  std::unique_ptr<ProfilingDevice> profiler_;  // --profile, node 0: wraps base_dev_
   Device& dev_;
+  double profiled_cpu_s_ = 0;  // node 0's thread CPU time inside its training steps
+  int64_t profiled_steps_ = 0;
   std::unique_ptr<Seq2SeqModel> model_;
   ParameterArena arena_;
   std::unique_ptr<Adam> adam_;
@@ -72,7 +79,12 @@ NodeRun::NodeRun(const TrainingJob& job, Communicator& comm)
       comm_(comm),
       N_(comm.size()),
       rank_(comm.rank()),
-      dev_(device_by_name(job.device, job.name + ":/device")),
+      base_dev_(device_by_name(job.device, job.name + ":/device")),
+      profiler_(job.profile && comm.rank() == 0
+                    ? std::make_unique<ProfilingDevice>(base_dev_,
+                                                        /*thread_cpu_time=*/!base_dev_.is_cuda())
+                    : nullptr),
+      dev_(profiler_ ? static_cast<Device&>(*profiler_) : base_dev_),
       model_(make_model(job.model)),
       arena_(dev_),
       best_(job) {
@@ -84,14 +96,14 @@ NodeRun::NodeRun(const TrainingJob& job, Communicator& comm)
   strategy_ = make_strategy(job.distributed, comm, P);
 #ifdef SL_HAVE_CUDA
   if (dev_.is_cuda())
-    device_strategy_ = std::make_unique<DeviceDistributedStrategy>(
-        job.distributed, comm, P, dev_, strategy_->error_feedback());
+    device_strategy_ = std::make_unique<DeviceDistributedStrategy>(job.distributed, comm, P, dev_,
+                                                                   strategy_->error_feedback());
 #endif
   BatchOptions bo = job.batching;
   bo.num_shards = N_;
   bo.shard = rank_;
   batches_ = std::make_unique<BatchGenerator>(job.data->train, bo);
-  validator_ = std::make_unique<Validator>(job, dev_);
+  validator_ = std::make_unique<Validator>(job, base_dev_);
   logger_ = std::make_unique<RunLogger>(job, rank_, N_, P);
   store_ = std::make_unique<CheckpointStore>(job.results_dir + "/checkpoints",
                                              model_fingerprint(arena_));
@@ -110,7 +122,12 @@ NodeOutcome NodeRun::run() {
   while (lifecycle.more_steps(totals_.step, batches_->state().epoch)) {
     const uint64_t epoch = batches_->state().epoch;
     const Batch b = batches_->next();
+    const double cpu0 = profiler_ ? thread_cpu_seconds() : 0;
     const StepReport r = step.run(b, totals_.step, [&] { return lifecycle.signals(); });
+    if (profiler_) {
+      profiled_cpu_s_ += thread_cpu_seconds() - cpu0;
+      ++profiled_steps_;
+    }
     if (r.nonfinite) {
       if (!lifecycle.continue_after_nonfinite(r.t)) break;
       ++totals_.skipped_steps;
@@ -125,7 +142,18 @@ NodeOutcome NodeRun::run() {
     if (lifecycle.ends_after(r, totals_.step)) break;
   }
   outcome_.steps = totals_.step;
+  if (profiler_) print_profile();
   return lifecycle.interrupted() ? interrupted(lifecycle) : finish(lifecycle);
+}
+
+void NodeRun::print_profile() const {
+  if (profiled_steps_ == 0) return;
+  const double per_step = profiled_cpu_s_ / static_cast<double>(profiled_steps_);
+  std::fprintf(stderr,
+               "[%s] profile of node 0: %lld updates, %.2f ms of its CPU per update (forward, "
+               "backward, exchange, optimizer; validation excluded)\n%s",
+               job_.name.c_str(), static_cast<long long>(profiled_steps_), 1e3 * per_step,
+               profile_table(*profiler_, static_cast<int>(profiled_steps_), per_step, 0).c_str());
 }
 
 void NodeRun::resume() {

@@ -10,8 +10,28 @@
 #include "common/atomic_file.h"
 #include "eval/metrics/bleu.h"
 #include "eval/metrics/chrf.h"
+#include "tensor/cpu/blas_library.h"
 
 namespace sl {
+
+namespace {
+
+// What ran the CPU products (summary.json "blas"): library, version, kernels, CPU.
+nlohmann::json blas_json() {
+  try {
+    const blas::Info& i = blas::info();
+    nlohmann::json j = {{"library", i.library},   {"version", i.version}, {"core", i.core},
+                        {"core_isa", i.core_isa}, {"cpu_isa", i.cpu_isa}, {"cpu", i.cpu_model},
+                        {"path", i.path}};
+    if (!i.corrected_from.empty()) j["corrected_from"] = i.corrected_from;
+    if (!i.warning.empty()) j["warning"] = i.warning;
+    return j;
+  } catch (const std::exception& x) {
+    return {{"error", x.what()}};
+  }
+}
+
+}  // namespace
 
 RunLogger::RunLogger(const TrainingJob& job, int rank, int nodes, size_t parameters)
     : job_(job),
@@ -31,6 +51,17 @@ void RunLogger::start(int64_t resumed_step) {
     dir_->truncate_jsonl("valid.jsonl", std::max<int64_t>(resumed_step, 0));
   }
   dir_->write_json("config.json", job_.resolved_config);
+  // The run log's header: which kernels compute this run (a generic BLAS core costs 3-4x).
+  try {
+    std::fprintf(stderr, "[%s] CPU BLAS: %s\n", job_.name.c_str(), blas::describe().c_str());
+    static bool warned = false;  // one warning line per process, not per suite experiment
+    if (!blas::info().warning.empty() && !warned) {
+      std::fprintf(stderr, "run-experiment: warning: %s\n", blas::info().warning.c_str());
+      warned = true;
+    }
+  } catch (const std::exception& x) {
+    std::fprintf(stderr, "[%s] CPU BLAS: not loaded (%s)\n", job_.name.c_str(), x.what());
+  }
 }
 
 void RunLogger::step(const StepReport& r, const RunTotals& totals, uint64_t epoch, double wall_s) {
@@ -123,7 +154,8 @@ void RunLogger::summary(const std::string& status, const std::string& reason,
       {"parameters", parameters_},
       {"bytes_per_step", totals.step ? totals.bytes_sent / totals.step : 0.0},
       {"train_pairs", job_.data ? static_cast<int64_t>(job_.data->train.size()) : 0},
-      {"dropped_pairs", job_.data ? job_.data->dropped_pairs : 0}};
+      {"dropped_pairs", job_.data ? job_.data->dropped_pairs : 0},
+      {"blas", blas_json()}};
   if (!reason.empty()) s["reason"] = reason;
   for (auto it = extra.begin(); it != extra.end(); ++it) s[it.key()] = it.value();
   dir_->write_json("summary.json", s);

@@ -39,6 +39,9 @@ struct TrainingJob {
   std::string results_dir;
   bool resume = false;
   bool progress_on_tty = true;
+  // run-experiment --profile: node 0 books its kernels' time (ProfilingDevice) and prints
+  // the table per update at the end; validation is not profiled.
+  bool profile = false;
   nlohmann::json resolved_config;
   // Set by SIGTERM / SIGUSR1 (stop_signal.h): nodes agree to checkpoint and stop.
   const std::atomic<bool>* stop_requested = nullptr;

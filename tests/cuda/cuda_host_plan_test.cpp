@@ -1,5 +1,5 @@
 // The CUDA backend's host-side bookkeeping, checked without a GPU.
-#include <cblas.h>
+#include "tensor/cpu/blas_library.h"
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -36,14 +36,21 @@ void reference_gemm(bool ta, bool tb, int M, int N, int K, float alpha, const fl
     }
 }
 
+// cuBLAS's column-major sgemm through the host BLAS: a column-major m x n matrix with leading
+// dimension ld is the row-major n x m one, so C^T = op2(Y)^T op1(X)^T is the row-major call
+// with the operands and their transposes swapped.
+void col_major_sgemm(bool t1, bool t2, int m, int n, int k, float alpha, const float* X, int ldx,
+                     const float* Y, int ldy, float beta, float* C, int ldc) {
+  blas::sgemm(t2, t1, n, m, k, alpha, Y, ldy, X, ldx, beta, C, ldc);
+}
+
 // Exactly the call CudaDevice::gemm makes, with host cblas standing in for cuBLAS: both
 // are column-major BLAS with the same argument meanings.
 void emulated_cublas_gemm(bool ta, bool tb, int M, int N, int K, float alpha, const float* A,
                           const float* B, float beta, float* C) {
   const CublasGemmParams p = cublas_gemm_params(ta, tb, M, N, K);
-  cblas_sgemm(CblasColMajor, p.trans_first ? CblasTrans : CblasNoTrans,
-              p.trans_second ? CblasTrans : CblasNoTrans, p.m, p.n, p.k, alpha, B, p.ld_first, A,
-              p.ld_second, beta, C, p.ldc);
+  col_major_sgemm(p.trans_first, p.trans_second, p.m, p.n, p.k, alpha, B, p.ld_first, A,
+                  p.ld_second, beta, C, p.ldc);
 }
 
 void expect_near_rel(const std::vector<float>& want, const std::vector<float>& got) {
@@ -98,10 +105,9 @@ TEST(CublasGemmParams, BatchedStridesPairWithTheirOperands) {
       for (int i = 0; i < batch; ++i) {
         reference_gemm(ta, tb, M, N, K, 1.0f, A.data() + i * sa, B.data() + i * sb, 0.0f,
                        want.data() + i * sc);
-        cblas_sgemm(CblasColMajor, p.trans_first ? CblasTrans : CblasNoTrans,
-                    p.trans_second ? CblasTrans : CblasNoTrans, p.m, p.n, p.k, 1.0f,
-                    B.data() + i * p.stride_first, p.ld_first, A.data() + i * p.stride_second,
-                    p.ld_second, 0.0f, got.data() + i * sc, p.ldc);
+        col_major_sgemm(p.trans_first, p.trans_second, p.m, p.n, p.k, 1.0f,
+                        B.data() + i * p.stride_first, p.ld_first, A.data() + i * p.stride_second,
+                        p.ld_second, 0.0f, got.data() + i * sc, p.ldc);
       }
       expect_near_rel(want, got);
     }

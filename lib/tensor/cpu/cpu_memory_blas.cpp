@@ -1,11 +1,10 @@
-#include <cblas.h>
-
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <new>
 
 #include "tensor/caching_allocator.h"
+#include "tensor/cpu/blas_library.h"
 #include "tensor/cpu/cpu_device.h"
 #include "tensor/cpu/cpu_threads.h"
 
@@ -61,8 +60,8 @@ void CpuDevice::gemm(bool ta, bool tb, int M, int N, int K, float alpha, const f
     return;
   }
   // Leading dimensions must be >= 1 even when K == 0 (then C = beta * C).
-  cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, M, N,
-              K, alpha, A, std::max(1, ta ? M : K), B, std::max(1, tb ? K : N), beta, C, N);
+  blas::sgemm(ta, tb, M, N, K, alpha, A, std::max(1, ta ? M : K), B, std::max(1, tb ? K : N), beta,
+              C, N);
 }
 
 namespace {
@@ -93,7 +92,7 @@ Device& cpu_device() {
 }
 
 void set_blas_threads(int n) {
-  openblas_set_num_threads(n);
+  blas::set_threads(n);
   cpu::set_kernel_threads(n);  // the kernels' own threads follow the same setting
 }
 
