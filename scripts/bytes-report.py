@@ -1,52 +1,11 @@
 #!/usr/bin/env python3
-"""Bytes, divergence and modeled time of runs, from their log.jsonl files only.
-
-Usage: bytes-report.py BASELINE_DIR RUN_DIR [RUN_DIR ...]
-Prints a markdown table: mean bytes sent per node and step, the ratio to BASELINE_DIR's,
-modeled total time on 1gbe and 10gbe, and for each averaging step the parameter divergence
-before and after averaging."""
-import json
+"""scripts/bytes-report.py: the command of slanalysis/commands/bytes_report.py under its old name (same
+arguments, same output). See that module, or scripts/analyze.py for every command."""
 import os
 import sys
 
-
-def read(d):
-    rows = []
-    with open(os.path.join(d, "log.jsonl")) as f:
-        for line in f:
-            try:
-                rows.append(json.loads(line))
-            except json.JSONDecodeError:
-                pass  # torn last line
-    if not rows:
-        sys.exit(f"{d}: no log lines")
-    return rows
-
-
-def main(dirs):
-    base = read(dirs[0])
-    base_bytes = sum(r["bytes_sent"] for r in base) / len(base)
-    print("| run | method | nodes | steps | bytes/step/node | vs baseline | modeled s 1gbe | modeled s 10gbe |")
-    print("|---|---|---|---|---|---|---|---|")
-    divergences = []
-    for d in dirs:
-        rows = read(d)
-        b = sum(r["bytes_sent"] for r in rows) / len(rows)
-        last = rows[-1]
-        m = last["modeled_time_s"]
-        print(f"| {os.path.basename(d.rstrip('/'))} | {last['method']} | {last['nodes']} | {last['step']} "
-              f"| {b:,.0f} | {100 * b / base_bytes:.2f}% | {m['1gbe']:.1f} | {m['10gbe']:.1f} |")
-        divergences += [(os.path.basename(d.rstrip('/')), r["step"], r["divergence"], r["divergence_after"])
-                        for r in rows if "divergence" in r]
-    if divergences:
-        print("\n| run | step | divergence before averaging | after |")
-        print("|---|---|---|---|")
-        for name, step, before, after in divergences:
-            print(f"| {name} | {step} | {before:.6g} | {after:.6g} |")
-    print("\n(bytes: mean over logged steps of the per-node payload; log_every should be 1)")
-
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from slanalysis.commands import bytes_report  # noqa: E402
 
 if __name__ == "__main__":
-    if len(sys.argv) < 3:
-        sys.exit(__doc__)
-    main(sys.argv[1:])
+    sys.exit(bytes_report.main(sys.argv[1:]))

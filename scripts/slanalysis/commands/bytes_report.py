@@ -1,0 +1,57 @@
+"""Bytes, divergence and modeled time of runs, from their log.jsonl files only.
+
+Usage: bytes-report.py BASELINE_DIR RUN_DIR [RUN_DIR ...]
+Prints a markdown table: mean bytes sent per node and step, the ratio to BASELINE_DIR's,
+modeled total time on 1gbe and 10gbe, and for each averaging step the parameter divergence
+before and after averaging."""
+import os
+import sys
+
+from ..logfiles import read_jsonl
+from .common import UsageError, fail
+
+PROGRAM = "bytes-report.py"
+
+
+def rows_of(d):
+    rows = read_jsonl(os.path.join(d, "log.jsonl"))  # a torn last line is skipped
+    if not rows:
+        raise UsageError(f"{d}: no log lines")
+    return rows
+
+
+def main(argv, prog=PROGRAM):
+    if len(argv) < 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    try:
+        report(argv)
+    except UsageError as e:
+        return fail(prog, e)
+    except KeyError as e:
+        return fail(prog, f"a log line lacks {e} (bytes-report needs every step logged with "
+                    "bytes_sent, method, nodes, step and modeled_time_s)")
+    return 0
+
+
+def report(dirs):
+    base = rows_of(dirs[0])
+    base_bytes = sum(r["bytes_sent"] for r in base) / len(base)
+    print("| run | method | nodes | steps | bytes/step/node | vs baseline | modeled s 1gbe | modeled s 10gbe |")
+    print("|---|---|---|---|---|---|---|---|")
+    divergences = []
+    for d in dirs:
+        rows = rows_of(d)
+        b = sum(r["bytes_sent"] for r in rows) / len(rows)
+        last = rows[-1]
+        m = last["modeled_time_s"]
+        print(f"| {os.path.basename(d.rstrip('/'))} | {last['method']} | {last['nodes']} | {last['step']} "
+              f"| {b:,.0f} | {100 * b / base_bytes:.2f}% | {m['1gbe']:.1f} | {m['10gbe']:.1f} |")
+        divergences += [(os.path.basename(d.rstrip('/')), r["step"], r["divergence"], r["divergence_after"])
+                        for r in rows if "divergence" in r]
+    if divergences:
+        print("\n| run | step | divergence before averaging | after |")
+        print("|---|---|---|---|")
+        for name, step, before, after in divergences:
+            print(f"| {name} | {step} | {before:.6g} | {after:.6g} |")
+    print("\n(bytes: mean over logged steps of the per-node payload; log_every should be 1)")

@@ -1,0 +1,56 @@
+"""Is the budget S enough? Prints, per model, the 4-node dense reference at S against its 2S
+control (`<name>-2xS`): final dev CE within --ce-tol (2%) and test BLEU within --bleu-tol (1.0)
+(issue 27's rule; means over seeds).
+
+Usage: analyze.py convergence RESULTS_DIR [--model M] [--short NAME] [--long NAME]
+                  [--ce-tol 0.02] [--bleu-tol 1.0]
+Exit status: 0 every model checked is within both limits, 1 one is not (or cannot be told),
+2 bad arguments or no 4-node dense variant.
+"""
+import argparse
+
+from ..convergence import BudgetCheck, find_long_run
+from ..experiment import load_experiments
+from ..notes import Notes
+from ..references import variant_references
+from ..variants import group_variants
+from .common import UsageError, fail, results_dir_or_fail
+
+PROGRAM = "convergence"
+
+
+def parse_args(argv, prog):
+    p = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
+    p.add_argument("results_dir", metavar="RESULTS_DIR")
+    p.add_argument("--model", help="only this model type (e.g. transformer)")
+    p.add_argument("--short", help="variant run to S (default: the 4-node dense reference)")
+    p.add_argument("--long", help="variant run to 2S (default: <short>-2xS)")
+    p.add_argument("--ce-tol", type=float, default=0.02, help="relative dev CE limit (0.02)")
+    p.add_argument("--bleu-tol", type=float, default=1.0, help="test BLEU limit (1.0)")
+    return p.parse_args(argv)
+
+
+def main(argv, prog=PROGRAM):
+    args = parse_args(argv, prog)
+    try:
+        return run(args, prog)
+    except UsageError as e:
+        return fail(prog, e)
+
+
+def run(args, prog):
+    results_dir_or_fail(args.results_dir)
+    exps = [e for e in load_experiments(args.results_dir, Notes(prog))
+            if e.valid and (args.model is None or e.model == args.model)]
+    checks = []
+    for model, variants in group_variants(exps).items():
+        short, _ = variant_references(variants, args.short)
+        if short is None:
+            continue
+        checks.append(BudgetCheck(short, find_long_run(short, variants, args.long),
+                                  args.ce_tol, args.bleu_tol, args.long))
+        print("\n".join(checks[-1].lines(model)))
+    if not checks:
+        raise UsageError(f"no 4-node dense variant{' ' + repr(args.short) if args.short else ''}"
+                         f" with validations under {args.results_dir}")
+    return 0 if all(c.status == "converged" for c in checks) else 1

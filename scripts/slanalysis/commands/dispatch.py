@@ -1,0 +1,34 @@
+"""One entry point for every analysis command: analyze.py COMMAND [ARGS]."""
+import importlib
+import sys
+
+# command -> (module of slanalysis.commands, what it does)
+COMMANDS = {
+    "claims": ("claims", "the numbers behind each claim (markdown; --v2: seeds, plateau, "
+                         "virtual clock)"),
+    "plot": ("plot", "convergence figures and summary.md (matplotlib)"),
+    "speedup-map": ("speedup_map", "speed-up maps over bandwidth x compute per step"),
+    "vclock": ("vclock", "virtual clock of a run, FLOP counter, measured profile numbers"),
+    "bytes-report": ("bytes_report", "bytes, divergence and modeled time from log.jsonl"),
+    "speedup-vs-target": ("speedup_target", "v3: speed-up against the target with bootstrap "
+                                            "intervals over seeds, and its figures"),
+    "convergence": ("convergence", "v3: 4-node dense at S vs 2S (dev CE within 2%, test BLEU "
+                                   "within 1.0)"),
+}
+
+
+def usage():
+    lines = ["usage: analyze.py COMMAND [ARGS]   (analyze.py COMMAND -h for its options)", ""]
+    lines += [f"  {name:18s} {what}" for name, (_, what) in COMMANDS.items()]
+    return "\n".join(lines)
+
+
+def main(argv):
+    if not argv or argv[0] in ("-h", "--help"):
+        print(usage(), file=sys.stdout if argv else sys.stderr)
+        return 0 if argv else 2
+    if argv[0] not in COMMANDS:
+        print(f"analyze.py: error: unknown command {argv[0]!r}\n{usage()}", file=sys.stderr)
+        return 2
+    module = importlib.import_module(f"{__package__}.{COMMANDS[argv[0]][0]}")
+    return module.main(argv[1:], prog=f"analyze.py {argv[0]}")

@@ -1,0 +1,72 @@
+"""Is the budget S enough? The 4-node dense variant run to S against the same run to 2S (its
+`<name>-2xS` control, each annealed to 0 at its own end).
+
+issue 27's rule: the two end within `ce_tol` (2%) relative dev CE and `bleu_tol` (1.0) test BLEU
+of each other (final dev CE = the last validation; both as means over seeds)."""
+import statistics
+
+from .targets import final_value
+
+
+def find_long_run(short, variants, name=None):
+    """The 2S control of variant `short`: the variant called `name`, else `<short>-2xS`."""
+    want = name or short.name + "-2xS"
+    return next((v for v in variants if v.name == want), None)
+
+
+def final_ce(variant):
+    """Mean over seeds of the last dev CE, or None."""
+    lasts = [final_value(s) for s in variant.values("dev_ce")]
+    lasts = [x for x in lasts if x is not None]
+    return statistics.mean(lasts) if lasts else None
+
+
+def test_bleu(variant):
+    """Mean over seeds of test BLEU, or None when no seed has one."""
+    xs = [r.test_bleu for r in variant.runs if r.test_bleu is not None]
+    return statistics.mean(xs) if xs else None
+
+
+class BudgetCheck:
+    """The comparison of `short` (S updates) with `long` (2S). `status` is "converged",
+    "not converged" or "cannot tell" (with `why`)."""
+
+    def __init__(self, short, long, ce_tol=0.02, bleu_tol=1.0, long_name=None):
+        """long: the 2S variant, None when there is none (long_name: the name looked for)."""
+        self.short, self.long, self.ce_tol, self.bleu_tol = short, long, ce_tol, bleu_tol
+        self.ce_s = self.ce_l = self.bleu_s = self.bleu_l = self.ce_rel = self.bleu_diff = None
+        self.why = ""
+        if long is None:
+            self.status, self.why = "cannot tell", f"no `{long_name or short.name + '-2xS'}` run"
+            return
+        self.ce_s, self.ce_l = final_ce(short), final_ce(long)
+        self.bleu_s, self.bleu_l = test_bleu(short), test_bleu(long)
+        unfinished = [v for v in (short, long) if any(r.status != "complete" for r in v.runs)]
+        if long.steps != 2 * short.steps or unfinished:
+            self.status = "cannot tell"
+            self.why = (f"`{long.name}` has {long.steps} updates, not 2 x {short.steps}"
+                        if long.steps != 2 * short.steps else
+                        "not finished: " + ", ".join(f"`{v.name}`" for v in unfinished))
+            return
+        if None in (self.ce_s, self.ce_l, self.bleu_s, self.bleu_l):
+            self.status, self.why = "cannot tell", "a final dev CE or a test BLEU is missing"
+            return
+        self.ce_rel = (self.ce_l - self.ce_s) / self.ce_s
+        self.bleu_diff = self.bleu_l - self.bleu_s
+        self.ce_ok = abs(self.ce_rel) <= ce_tol
+        self.bleu_ok = abs(self.bleu_diff) <= bleu_tol
+        self.status = "converged" if self.ce_ok and self.bleu_ok else "not converged"
+
+    def lines(self, model):
+        s, l = self.short, self.long
+        head = (f"{model}: 4-node dense at S = {s.steps} (`{s.name}`, {len(s.runs)} seed(s)) vs 2S"
+                + (f" = {l.steps} (`{l.name}`, {len(l.runs)} seed(s))" if l else ""))
+        if self.status == "cannot tell":
+            return [head, f"  cannot tell: {self.why}"]
+        ok = {True: "within", False: "NOT within"}
+        return [head,
+                f"  final dev CE {self.ce_s:.4f} -> {self.ce_l:.4f} ({100 * self.ce_rel:+.2f}%; "
+                f"limit {100 * self.ce_tol:g}%): {ok[self.ce_ok]}",
+                f"  test BLEU    {self.bleu_s:.2f} -> {self.bleu_l:.2f} ({self.bleu_diff:+.2f}; "
+                f"limit {self.bleu_tol:g}): {ok[self.bleu_ok]}",
+                f"  -> {'S is enough (converged)' if self.status == 'converged' else 'S is NOT enough'}"]

@@ -1,0 +1,60 @@
+"""Reading the files of docs/LOG_FORMAT.md: JSON objects, JSON lines, experiment folders.
+
+Nothing here knows what a run means; experiment.py builds the data model on top."""
+import json
+import math
+import os
+
+EXPERIMENT_FILES = ("log.jsonl", "summary.json", "config.json")
+
+
+def number(x):
+    """x as a finite float, else None (the C++ writer turns NaN into null)."""
+    if isinstance(x, bool) or not isinstance(x, (int, float)):
+        return None
+    return float(x) if math.isfinite(x) else None
+
+
+def read_json(path, note):
+    """The object in path; None when the file is missing, unreadable (noted) or not an object."""
+    if not os.path.isfile(path):
+        return None
+    try:
+        with open(path, encoding="utf-8") as f:
+            obj = json.load(f)
+        return obj if isinstance(obj, dict) else None
+    except ValueError as e:
+        note(f"{path}: unreadable JSON ({e}); ignored")
+        return None
+
+
+def read_jsonl(path, note=None):
+    """One object per line; a torn line (a run killed mid-write) is skipped, not fatal."""
+    rows = []
+    if not os.path.isfile(path):
+        return rows
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for lineno, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                obj = json.loads(line)
+            except ValueError:
+                if note is not None:
+                    note(f"{path}:{lineno}: skipped an incomplete or malformed line")
+                continue
+            if isinstance(obj, dict):
+                rows.append(obj)
+    return rows
+
+
+def find_experiment_dirs(root):
+    """Every folder under root holding one of EXPERIMENT_FILES, in sorted walk order (an
+    experiment's own sub-folders, checkpoints/ and the like, are not searched)."""
+    found = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames.sort()
+        if any(f in filenames for f in EXPERIMENT_FILES):
+            found.append(dirpath)
+            dirnames[:] = []
+    return found

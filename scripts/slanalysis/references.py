@@ -1,0 +1,42 @@
+"""Which runs the speed-ups and gaps are measured against. Three rules, kept apart on purpose
+because the committed tables were made with them:
+
+  plain_run           claims.py v1: the run of a (nodes, method) with the shortest name, so
+                      controls such as `...-dense-2xS-s1` or `...-dense-lrx2-s1` are not taken
+  summary_references  plot.py's summary.md: the 1-node dense run (or --baseline) and the first
+                      4-node dense run by name
+  variant_references  seed variants (claims.py --v2, maps, v3): the 4-node dense variant with
+                      the shortest name, the 1-node dense variant with the most steps"""
+import os
+
+DENSE = "dense"  # the baseline method's label in every log (lib/distributed)
+
+
+def plain_run(group, nodes, method):
+    runs = [e for e in group if e.nodes == nodes and e.method == method]
+    return min(runs, key=lambda e: (len(e.name), e.name)) if runs else None
+
+
+def summary_references(group, baseline):
+    """(1-node reference, 4-node dense reference) of one model type."""
+    by_name = sorted(group, key=lambda e: e.name)
+    if baseline is not None:
+        one = next((e for e in by_name if baseline in (e.name, os.path.basename(e.name))), None)
+    else:
+        ones = [e for e in by_name if e.nodes == 1]
+        one = next((e for e in ones if e.method == DENSE), ones[0] if ones else None)
+    dense4 = next((e for e in by_name if e.nodes == 4 and e.method == DENSE), None)
+    return one, dense4
+
+
+def variant_references(variants, ref4=None, ref1=None):
+    """(4-node dense variant, 1-node dense variant); ref4 / ref1 name them explicitly."""
+    def pick(name, cands, key):
+        if name:
+            return next((v for v in cands if v.name == name), None)
+        return min(cands, key=key) if cands else None
+    d4 = pick(ref4, [v for v in variants if v.nodes == 4 and v.method == DENSE],
+              lambda v: (len(v.name), v.name))
+    d1 = pick(ref1, [v for v in variants if v.nodes == 1 and v.method == DENSE],
+              lambda v: (-v.steps, v.name))
+    return d4, d1

@@ -1,0 +1,50 @@
+#!/usr/bin/env python3
+"""The command lines: analyze.py dispatches to every command; the old script names are the
+same commands (same --help); bad input gets one line and exit 2."""
+import analysis_env as env
+from slanalysis.commands.dispatch import COMMANDS
+
+OLD_NAMES = {"claims": "claims.py", "plot": "plot.py", "speedup-map": "speedup_map.py",
+             "vclock": "vclock.py"}
+
+
+class Commands(env.Case):
+    def test_dispatch(self):
+        r = env.run_script(["scripts/analyze.py", "-h"])
+        self.assertEqual(r.returncode, 0)
+        for name in COMMANDS:
+            self.assertIn(f"  {name} ", r.stdout)
+        r = env.run_script(["scripts/analyze.py", "nope"])
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("unknown command 'nope'", r.stderr)
+        self.assertEqual(env.run_script(["scripts/analyze.py"]).returncode, 2)
+
+    def test_old_names_are_the_same_commands(self):
+        for cmd, script in OLD_NAMES.items():
+            new = env.run_script(["scripts/analyze.py", cmd, "--help"])
+            old = env.run_script([f"scripts/{script}", "--help"])
+            self.assertEqual((new.returncode, old.returncode), (0, 0), cmd)
+            # the same options and help text under the two program names (argparse wraps the
+            # usage lines by the name's length, so compare the words)
+            self.assertEqual(new.stdout.replace(f"analyze.py {cmd}", script).split(),
+                             old.stdout.split(), cmd)
+
+    def test_bad_input(self):
+        for args, message in (
+                (["scripts/claims.py", "/nonexistent"], "claims.py: error: /nonexistent: not a directory"),
+                (["scripts/analyze.py", "claims", "/nonexistent"],
+                 "analyze.py claims: error: /nonexistent: not a directory"),
+                (["scripts/speedup_map.py", "results", "--grid", "1"], "--grid 1: want at least 2"),
+                (["scripts/claims.py", "results/small", "--v2", "--profile", "nope.json"],
+                 "--profile nope.json: No such file or directory"),
+                (["scripts/bytes-report.py", "tests", "tests"], "bytes-report.py: error: tests: no log lines"),
+                (["scripts/analyze.py", "speedup-vs-target", "results", "--boot", "0"],
+                 "--boot 0: want at least 1")):
+            r = env.run_script(args)
+            self.assertEqual(r.returncode, 2, args)
+            self.assertIn(message, r.stderr, args)
+            self.assertNotIn("Traceback", r.stderr, args)
+
+
+if __name__ == "__main__":
+    env.main()

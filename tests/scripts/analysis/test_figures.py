@@ -1,0 +1,53 @@
+#!/usr/bin/env python3
+"""The figure modules (curves, map_figure, target_figure) through their commands, under an
+interpreter with matplotlib (ctest passes SL_PLOT_PYTHON; exit 77 = skip without it). The
+speed-up map and plot.py figures are also checked by tests/scripts/check_vclock.py and
+check_plot.py; here: the v3 speed-up-against-target figure."""
+import os
+import sys
+
+import analysis_env as env
+import make_target_fixtures
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+class Figures(env.Case):
+    def test_smooth(self):
+        from slanalysis.curves import smooth
+        # window 2 over 1, 2, 3, 4 padded with the first value: (1+1)/2, (1+2)/2, (2+3)/2, (3+4)/2
+        self.assertEqual(list(smooth([1.0, 2.0, 3.0, 4.0], 2)), [1.0, 1.5, 2.5, 3.5])
+
+    def png(self, path):
+        self.assertTrue(os.path.isfile(path), path)
+        with open(path, "rb") as f:
+            self.assertEqual(f.read(8), PNG, path)
+        self.assertGreater(os.path.getsize(path), 5000, path)
+
+    def test_speedup_vs_target_figures(self):
+        root = make_target_fixtures.write(self.work)
+        prof = env.fix_profile(self.work)
+        out = os.path.join(self.work, "fig")
+        r = env.run_script(["scripts/analyze.py", "speedup-vs-target", root, "--profile", prof,
+                            "--factors", "1.0,1.25,1.5", "--boot", "20", "--out", out])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        # one figure per model x profile x preset network
+        for net in ("1gbe", "10gbe", "ib100"):
+            name = f"transformer-speedup-vs-target-dev-ce-fix-{net}.png"
+            self.png(os.path.join(out, name))
+            self.assertIn(f"- [{name}]({name})", r.stdout)
+        r = env.run_script(["scripts/analyze.py", "speedup-vs-target", root, "--profile", prof,
+                            "--metric", "bleu", "--network", "1gbe", "--boot", "20", "--tag=-b",
+                            "--only", "partial", "--out", out])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.png(os.path.join(out, "transformer-speedup-vs-target-dev-bleu-fix-1gbe-b.png"))
+        self.assertTrue(os.path.isfile(os.path.join(out, "speedup-vs-target-dev-bleu-b.md")))
+
+
+if __name__ == "__main__":
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError as e:
+        print(f"SKIP: {sys.executable} cannot import matplotlib ({e})")
+        sys.exit(77)
+    env.main()

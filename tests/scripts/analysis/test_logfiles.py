@@ -1,0 +1,53 @@
+#!/usr/bin/env python3
+"""slanalysis.logfiles and slanalysis.notes: numbers, torn JSON lines, experiment folders."""
+import os
+
+import analysis_env as env
+from slanalysis.logfiles import find_experiment_dirs, number, read_json, read_jsonl
+from slanalysis.notes import Notes
+
+
+class LogFiles(env.Case):
+    def test_number(self):
+        self.assertEqual(number(3), 3.0)
+        self.assertEqual(number(-0.5), -0.5)
+        for bad in (True, None, "1", float("nan"), float("inf"), [1]):
+            self.assertIsNone(number(bad), repr(bad))
+
+    def test_read_jsonl_skips_torn_blank_and_non_objects(self):
+        path = os.path.join(self.work, "log.jsonl")
+        with open(path, "w") as f:
+            f.write('{"step": 1}\n\n[1, 2]\n{"step": 2}\n{"step": 3, "tra')
+        seen = []
+        rows = read_jsonl(path, seen.append)
+        self.assertEqual(rows, [{"step": 1}, {"step": 2}])
+        # line 5 is the torn one; the blank line 2 and the list on line 3 are not reported
+        self.assertEqual(seen, [f"{path}:5: skipped an incomplete or malformed line"])
+        self.assertEqual(read_jsonl(os.path.join(self.work, "missing.jsonl")), [])
+
+    def test_read_json(self):
+        good, bad, arr = (os.path.join(self.work, n) for n in ("a.json", "b.json", "c.json"))
+        for p, text in ((good, '{"x": 1}'), (bad, '{"x": '), (arr, "[1]")):
+            with open(p, "w") as f:
+                f.write(text)
+        notes = Notes("test")
+        self.assertEqual(read_json(good, notes), {"x": 1})
+        self.assertIsNone(read_json(bad, notes))
+        self.assertIsNone(read_json(arr, notes))
+        self.assertIsNone(read_json(os.path.join(self.work, "none.json"), notes))
+        self.assertEqual(len(notes.lines), 1)
+        self.assertIn("b.json: unreadable JSON", notes.lines[0])
+
+    def test_find_experiment_dirs(self):
+        root = env.plot_fixtures(self.work)
+        found = [os.path.relpath(d, root) for d in find_experiment_dirs(root)]
+        # 7 runs of make_plot_fixtures.py in walk order; paper-small/slurm holds no result file
+        # and checkpoints/ inside a run is not searched.
+        self.assertEqual(found, ["paper-small/tf-1node-dense", "paper-small/tf-4node-dense",
+                                 "paper-small/tf-4node-partial", "paper-small/tf-4node-sparse",
+                                 "rnn-runs/rnn-1node-dense", "rnn-runs/rnn-2node-sparse",
+                                 "rnn-runs/rnn-4node-error"])
+
+
+if __name__ == "__main__":
+    env.main()
