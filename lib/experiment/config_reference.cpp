@@ -38,6 +38,10 @@ const std::map<std::string, Meaning>& meanings() {
       {"/data/tgt", {"target language suffix of the corpus files (train.<tgt>)"}},
       {"/data/vocab_size",
        {"size of the joint SentencePiece vocabulary (the model's vocab_size follows it)"}},
+      {"/data/spm_seed",
+       {"seed of the SentencePiece training (default: the experiment's seed); pin it to share "
+        "one vocabulary across seeds",
+        "(the experiment's seed)"}},
       {"/data/normalization", {"SentencePiece normalization rule"}},
       {"/data/spm_dir",
        {"where the SentencePiece model is cached (default cache/spm/<corpus dir name>)"}},
@@ -116,6 +120,11 @@ const std::map<std::string, Meaning>& meanings() {
        {"end training normally after this many seconds of wall time; 0 = no limit"}},
       {"/valid", {"validation on the dev set (and the test set at the end)"}},
       {"/valid/every", {"validate every N steps (and at the end); 0 = only at the end"}},
+      {"/valid/final_every",
+       {"validate every N steps in the last final_fraction of max_steps too (so steps-to-target "
+        "resolve finely where curves flatten); 0 = off"}},
+      {"/valid/final_fraction",
+       {"the share of max_steps at the end where final_every applies (e.g. 0.3: the last 30%)"}},
       {"/valid/max_sentences", {"dev sentences decoded for BLEU/chrF at each validation"}},
       {"/valid/batch_sentences", {"sentences per decoding batch"}},
       {"/valid/batch_tokens", {"tokens per batch for the dev cross-entropy"}},

@@ -12,8 +12,9 @@ std::string basename_of(std::string p) {
   return s == std::string::npos ? p : p.substr(s + 1);
 }
 
-DataConfig parse_data(ConfigObject c, BatchOptions& batching) {
+DataConfig parse_data(ConfigObject c, BatchOptions& batching, uint64_t spm_seed) {
   DataConfig d;
+  d.spm.seed = spm_seed;
   d.corpus = c.string("corpus", d.corpus);
   d.src = c.string("src", d.src);
   d.tgt = c.string("tgt", d.tgt);
@@ -54,8 +55,11 @@ ExperimentConfig parse_experiment_config(const nlohmann::json& j, const std::str
   job.seed = static_cast<uint64_t>(root.integer("seed", 1, 0));
   job.device = root.choice("device", "cpu", {"cpu", "cuda"});
   job.batching.seed = job.seed;
-  e.data = parse_data(root.object("data"), job.batching);
-  e.data.spm.seed = job.seed;
+  ConfigObject data = root.object("data");
+  // SentencePiece follows the run's seed unless data.spm_seed pins it (one vocabulary for
+  // every seed of a suite, so the seed spread is training alone).
+  e.data.spm.seed = static_cast<uint64_t>(data.integer("spm_seed", static_cast<int64_t>(job.seed), 0));
+  e.data = parse_data(std::move(data), job.batching, e.data.spm.seed);
 
   ConfigObject model = root.object("model");
   // The vocabulary is joint and sized by data.vocab_size; the model takes it from there.
@@ -90,7 +94,8 @@ ExperimentConfig parse_experiment_config(const nlohmann::json& j, const std::str
       {"device", job.device},
       {"data",
        {{"corpus", e.data.corpus}, {"src", e.data.src}, {"tgt", e.data.tgt},
-        {"vocab_size", e.data.spm.vocab_size}, {"normalization", e.data.spm.normalization},
+        {"vocab_size", e.data.spm.vocab_size}, {"spm_seed", e.data.spm.seed},
+        {"normalization", e.data.spm.normalization},
         {"spm_dir", e.data.spm_dir}, {"train_sentences", e.data.train_sentences},
         {"dev_sentences", e.data.dev_sentences}, {"test_sentences", e.data.test_sentences},
         {"batch_tokens", job.batching.max_tokens}, {"max_length", job.batching.max_length},
@@ -106,7 +111,8 @@ ExperimentConfig parse_experiment_config(const nlohmann::json& j, const std::str
         {"keep_checkpoints", job.train.keep_checkpoints},
         {"on_nonfinite", job.train.on_nonfinite}, {"time_limit_s", job.train.time_limit_s}}},
       {"valid",
-       {{"every", job.valid.every}, {"max_sentences", job.valid.max_sentences},
+       {{"every", job.valid.every}, {"final_every", job.valid.final_every},
+        {"final_fraction", job.valid.final_fraction}, {"max_sentences", job.valid.max_sentences},
         {"batch_sentences", job.valid.batch_sentences}, {"batch_tokens", job.valid.batch_tokens},
         {"test_at_end", job.valid.test_at_end},
         {"decode", {{"beam_size", job.valid.decode.beam_size}, {"length_alpha", job.valid.decode.length_alpha},

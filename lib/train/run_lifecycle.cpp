@@ -11,7 +11,12 @@ RunLifecycle::RunLifecycle(const TrainConfig& train, const ValidConfig& valid,
       checkpoint_every_(train.checkpoint_every),
       stop_requested_(stop_requested),
       rank_(rank),
-      wall_start_(wall_start) {}
+      wall_start_(wall_start) {
+  if (valid.final_every > 0 && valid.final_fraction > 0) {
+    final_every_ = valid.final_every;
+    final_from_ = train.max_steps - static_cast<int64_t>(valid.final_fraction * train.max_steps);
+  }
+}
 
 bool RunLifecycle::more_steps(int64_t steps_done, uint64_t epoch) {
   if (steps_done >= train_.max_steps) return false;

@@ -22,7 +22,10 @@ class RunLifecycle {
   LocalSignals signals() const;
   // After a step whose update was skipped (non-finite): true to go on, false to stop.
   bool continue_after_nonfinite(int64_t t);
-  bool validation_due(int64_t steps_done) const { return every(valid_every_, steps_done); }
+  bool validation_due(int64_t steps_done) const {
+    return every(valid_every_, steps_done) ||
+           (steps_done > final_from_ && every(final_every_, steps_done));
+  }
   bool checkpoint_due(int64_t steps_done) const { return every(checkpoint_every_, steps_done); }
   // After a completed step (and its validation and checkpoint): true when the run ends here.
   bool ends_after(const StepReport& r, int64_t steps_done);
@@ -40,6 +43,7 @@ class RunLifecycle {
 
  private:
   static bool every(int64_t n, int64_t steps_done) { return n > 0 && steps_done % n == 0; }
+  int64_t final_every_ = 0, final_from_ = 0;  // valid.final_every after step final_from_
 
   const TrainConfig& train_;
   int64_t valid_every_, checkpoint_every_;

@@ -28,6 +28,8 @@ TrainConfig parse_train_config(ConfigObject& c) {
 ValidConfig parse_valid_config(ConfigObject& c) {
   ValidConfig v;
   v.every = c.integer("every", v.every, 0);
+  v.final_every = c.integer("final_every", v.final_every, 0);
+  v.final_fraction = c.number("final_fraction", v.final_fraction, 0.0, 1.0);
   v.max_sentences = c.integer("max_sentences", v.max_sentences, 1);
   v.batch_sentences = c.integer("batch_sentences", v.batch_sentences, 1, 4096);
   v.batch_tokens = c.integer("batch_tokens", v.batch_tokens, 16);

@@ -26,6 +26,8 @@ struct TrainConfig {
 // The "valid" section.
 struct ValidConfig {
   int64_t every = 0;             // steps between validations; 0 = only at the end
+  int64_t final_every = 0;       // and every N steps in the run's last final_fraction
+  double final_fraction = 0.0;
   int64_t max_sentences = 500;   // dev sentences decoded for BLEU (the dev CE uses all)
   int64_t batch_sentences = 64;  // sentences per decoding batch
   int64_t batch_tokens = 4096;   // target tokens per batch for the dev cross-entropy
