@@ -3,7 +3,8 @@
 Layers (a module imports only from its own line or the lines above it, and there is no import
 cycle; tests/scripts/analysis/test_imports.py reads this list and enforces both):
 
-  logfiles notes formatting network          reading files, warnings, number formats, ring model
+  logfiles notes formatting network v3_rules reading files, warnings, number formats, ring model,
+                                             the pre-registered v3 rules (plain numbers)
   config flops profiles                      configs, FLOP counter, hardware profiles
   experiment                                 Experiment: one run folder, read once
   clock                                      RunClock: the virtual clock of one run

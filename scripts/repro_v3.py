@@ -1,0 +1,302 @@
+#!/usr/bin/env python3
+"""Runs the reproduction-v3 suite of one model to the end, deciding as it goes by the rules
+pre-registered in configs/repro-v3/README.md (code: scripts/slanalysis/v3_rules.py):
+
+  1. lr sweep: every method of the main comparison at the short budget, lr grid x2, seed 1;
+     the grid is extended past an edge when the best lr sits on it;
+  2. budget: 4-node dense at its lr to S and 2S, S = 3000, 6000, ... until they agree;
+  3. main comparison at S: every cell, seeds 1, 2, 3 (seed 1 of every cell first);
+  4. scaling and compression: 2-node dense and sparse+partial, drop ratios 0.9 and 0.999.
+
+Resumable: the state is what results/repro-v3/<model>/ holds. Each round appends the
+experiments it decided on to configs/repro-v3/<model>.json (the record of what ran, in order)
+and runs that suite with run-experiment, which skips finished experiments and resumes
+interrupted ones. Stop it at any time (Ctrl-C / SIGTERM) and run the same command again.
+Every decision, with the numbers behind it, is written to results/repro-v3/<model>/plan.json
+and printed.
+
+Usage: scripts/repro_v3.py MODEL [--bin RUN_EXPERIMENT] [--plan] [--until PHASE]
+  MODEL      transformer | rnn
+  --plan     print the decisions so far and the next experiments; run nothing
+  --until    stop after this phase: lr | budget | main | scaling (default: scaling)"""
+import argparse
+import json
+import math
+import os
+import signal
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+from slanalysis import v3_rules as rules  # noqa: E402
+from slanalysis.logfiles import read_json, read_jsonl  # noqa: E402
+
+CONFIG_DIR = os.path.join(REPO, "configs", "repro-v3")  # --config-dir (tests use a copy)
+RESULTS = os.path.join(REPO, "results", "repro-v3")      # --results
+PHASES = ("lr", "budget", "main", "scaling")
+SEEDS = (1, 2, 3)
+N = 4
+K = 500
+SWEEP_STEPS, SWEEP_VALID = 1500, 500
+CAP = {"transformer": 48000, "rnn": 24000}  # most updates one run may have (the 2S run)
+# Validation of the budget, main and scaling runs: every 200 updates, and every 25 in the last
+# 25% (steps-to-target resolve to 25 updates where the curves flatten); the 1-node run at equal
+# tokens validates at the same token positions (x N).
+VALID_EVERY, FINAL_EVERY, FINAL_FRACTION = 200, 25, 0.25
+
+# The methods of the main comparison: name -> (nodes, config settings).
+METHODS = {
+    "1node-dense": (1, ["distributed.method=dense"]),
+    "4node-dense": (N, ["distributed.method=dense"]),
+    "4node-sparse": (N, ["distributed.method=sparse"]),
+    f"4node-sparse-partial-k{K}": (N, ["distributed.method=sparse", "distributed.combiner=partial",
+                                       f"distributed.average_every={K}"]),
+    f"4node-sparse-sum-k{K}": (N, ["distributed.method=sparse", "distributed.combiner=sum",
+                                   f"distributed.average_every={K}"]),
+    f"4node-sparse-error-k{K}": (N, ["distributed.method=sparse", "distributed.combiner=error",
+                                     f"distributed.average_every={K}"]),
+    f"4node-fedavg-k{K}": (N, ["distributed.method=fedavg", f"distributed.average_every={K}"]),
+}
+
+
+def lr_sets(lr):
+    return [f"train.lr={rules.lr_label(lr)}", f"train.warmup={rules.warmup_for(lr)}"]
+
+
+def experiment(model, name, nodes, sets):
+    return {"name": f"{model}-{name}", "config": f"{model}-model.json", "nodes": nodes,
+            "set": sets}
+
+
+class Suite:
+    """The model's results and its growing suite file."""
+
+    def __init__(self, model):
+        self.model = model
+        self.dir = os.path.join(RESULTS, model)
+        self.file = os.path.join(CONFIG_DIR, f"{model}.json")
+        old = read_json(self.file, print) if os.path.isfile(self.file) else None
+        self.experiments = old["experiments"] if old else []
+        self.plan = {"model": model, "rules": "configs/repro-v3/README.md"}
+
+    def summary(self, name):
+        return read_json(os.path.join(self.dir, f"{self.model}-{name}", "summary.json"), print)
+
+    def complete(self, name):
+        """Finished: complete, or stopped on a non-finite loss (train.on_nonfinite = stop), which
+        is a result too (the run diverged; it ranks last in the lr sweep)."""
+        s = self.summary(name)
+        return bool(s) and (s.get("status") == "complete" or "non-finite" in s.get("reason", ""))
+
+    def final_dev_ce(self, name, steps):
+        """The last validation's dev CE if it is at the run's end (None: diverged or missing)."""
+        rows = read_jsonl(os.path.join(self.dir, f"{self.model}-{name}", "valid.jsonl"))
+        last = rows[-1] if rows else {}
+        ce = last.get("dev_ce")
+        ok = last.get("step") == steps and isinstance(ce, (int, float)) and math.isfinite(ce)
+        return ce if ok else None
+
+    def test_bleu(self, name):
+        s = self.summary(name) or {}
+        return s.get("test_bleu")
+
+    def want(self, entries):
+        """Appends the entries not in the suite yet; returns those of `entries` unfinished."""
+        names = {e["name"] for e in self.experiments}
+        for e in entries:
+            if e["name"] not in names:
+                self.experiments.append(e)
+        return [e for e in entries if not self.complete(e["name"][len(self.model) + 1:])]
+
+    def write(self):
+        os.makedirs(CONFIG_DIR, exist_ok=True)
+        tmp = self.file + ".tmp"
+        with open(tmp, "w") as f:
+            json.dump({"name": self.model, "experiments": self.experiments}, f, indent=1)
+            f.write("\n")
+        os.replace(tmp, self.file)
+        os.makedirs(self.dir, exist_ok=True)
+        tmp = os.path.join(self.dir, "plan.json.tmp")
+        with open(tmp, "w") as f:
+            json.dump(self.plan, f, indent=1, sort_keys=True)
+            f.write("\n")
+        os.replace(tmp, os.path.join(self.dir, "plan.json"))
+
+
+# Phase 1 -------------------------------------------------------------------------------------
+def sweep_name(method, lr):
+    return f"lr-{method}-lr{rules.lr_label(lr)}"
+
+
+def sweep_entry(model, method, lr):
+    nodes, sets = METHODS[method]
+    return experiment(model, sweep_name(method, lr), nodes,
+                      sets + lr_sets(lr) + ["seed=1", f"train.max_steps={SWEEP_STEPS}",
+                                            f"valid.every={SWEEP_VALID}", "valid.final_every=0",
+                                            "valid.test_at_end=false"])
+
+
+def phase_lr(s):
+    """Returns ({method: chosen lr}, the experiments still to run)."""
+    chosen, todo, table = {}, [], {}
+    for method in METHODS:
+        tried = {}
+        lrs = list(rules.LR_GRID)
+        while True:
+            entries = [sweep_entry(s.model, method, lr) for lr in lrs]
+            missing = s.want(entries)
+            if missing:
+                todo += missing
+                break
+            tried = {lr: s.final_dev_ce(sweep_name(method, lr), SWEEP_STEPS) for lr in lrs}
+            best, nxt = rules.choose_lr(tried)
+            if nxt is None:
+                chosen[method] = best
+                break
+            lrs.append(nxt)
+        table[method] = {"final_dev_ce": {rules.lr_label(k): v for k, v in sorted(tried.items())},
+                         "chosen_lr": chosen.get(method)}
+    s.plan["lr"] = table
+    return chosen, todo
+
+
+# Phase 2 -------------------------------------------------------------------------------------
+def run_sets(lr, steps, nodes_factor=1):
+    return lr_sets(lr) + [f"train.max_steps={steps}", f"valid.every={VALID_EVERY * nodes_factor}",
+                          f"valid.final_every={FINAL_EVERY * nodes_factor}",
+                          f"valid.final_fraction={FINAL_FRACTION}", "valid.test_at_end=true",
+                          "train.checkpoint_every=500"]
+
+
+def main_name(method, S, seed):
+    return f"{method}-S{S}-s{seed}"
+
+
+def main_entry(model, method, S, seed, lr, steps=None, nodes_factor=1, name=None, extra=()):
+    nodes, sets = METHODS[method]
+    return experiment(model, name or main_name(method, S, seed), nodes,
+                      sets + run_sets(lr, steps or S, nodes_factor) + [f"seed={seed}"] +
+                      list(extra))
+
+
+def phase_budget(s, lr):
+    """Returns (S or None, experiments still to run)."""
+    finals = {}
+    S = rules.S_START
+    while S <= CAP[s.model]:
+        name = main_name("4node-dense", S, 1)
+        if s.complete(name):
+            finals[S] = (s.final_dev_ce(name, S), s.test_bleu(name))
+        S *= 2
+    chosen, nxt, status = rules.choose_budget(finals, CAP[s.model])
+    s.plan["budget"] = {"runs": {str(k): {"final_dev_ce": v[0], "test_bleu": v[1]}
+                                 for k, v in sorted(finals.items())},
+                        "S": chosen, "status": status, "cap": CAP[s.model]}
+    if nxt is not None:
+        return None, s.want([main_entry(s.model, "4node-dense", nxt, 1, lr)])
+    return chosen, []
+
+
+# Phases 3 and 4 ------------------------------------------------------------------------------
+def phase_main(s, lrs, S):
+    entries = []
+    for seed in SEEDS:
+        for method in METHODS:
+            if method == "1node-dense":
+                entries.append(main_entry(s.model, method, S, seed, lrs[method],
+                                          name=main_name("1node-dense-equal-updates", S, seed)))
+                entries.append(main_entry(s.model, method, S, seed, lrs[method], steps=N * S,
+                                          nodes_factor=N,
+                                          name=main_name("1node-dense-equal-tokens", S, seed)))
+            else:
+                entries.append(main_entry(s.model, method, S, seed, lrs[method]))
+    return s.want(entries)
+
+
+def phase_scaling(s, lrs, S):
+    partial = f"4node-sparse-partial-k{K}"
+    entries = [
+        main_entry(s.model, "4node-dense", S, 1, lrs["4node-dense"],
+                   name=main_name("2node-dense", S, 1), extra=["cluster.nodes=2"]),
+        main_entry(s.model, partial, S, 1, lrs[partial],
+                   name=main_name(f"2node-sparse-partial-k{K}", S, 1), extra=["cluster.nodes=2"])]
+    for rho in ("0.9", "0.999"):
+        entries.append(main_entry(s.model, partial, S, 1, lrs[partial],
+                                  name=main_name(f"{partial}-rho{rho}", S, 1),
+                                  extra=[f"distributed.drop_ratio={rho}"]))
+    for e in entries:
+        e["nodes"] = 2 if "cluster.nodes=2" in e["set"] else e["nodes"]
+        e["set"] = [x for x in e["set"] if x != "cluster.nodes=2"]
+    return s.want(entries)
+
+
+def decide(s, until):
+    """The experiments to run next (empty: the suite is done up to `until`)."""
+    lrs, todo = phase_lr(s)
+    if todo or until == "lr":
+        return todo
+    S, todo = phase_budget(s, lrs["4node-dense"])
+    if todo or S is None or until == "budget":
+        return todo
+    todo = phase_main(s, lrs, S)
+    if todo or until == "main":
+        return todo
+    return phase_scaling(s, lrs, S)
+
+
+def run_suite(s, binary):
+    cmd = [binary, "--suite", s.file, "--output-root", RESULTS, "--no-progress"]
+    print("repro_v3:", " ".join(cmd), flush=True)
+    p = subprocess.Popen(cmd, cwd=REPO)
+    try:
+        return p.wait()
+    except KeyboardInterrupt:
+        p.send_signal(signal.SIGINT)
+        p.wait()
+        raise
+
+
+def main():
+    global RESULTS, CONFIG_DIR
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("model", choices=sorted(CAP))
+    ap.add_argument("--bin", default=os.path.join(REPO, "build/apps/run-experiment/run-experiment"))
+    ap.add_argument("--plan", action="store_true")
+    ap.add_argument("--until", choices=PHASES, default="scaling")
+    ap.add_argument("--results", default=RESULTS, help=argparse.SUPPRESS)     # tests
+    ap.add_argument("--config-dir", default=CONFIG_DIR, help=argparse.SUPPRESS)
+    a = ap.parse_args()
+    RESULTS, CONFIG_DIR = os.path.abspath(a.results), os.path.abspath(a.config_dir)
+    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+    while True:
+        s = Suite(a.model)
+        todo = decide(s, a.until)
+        s.write()
+        print(json.dumps(s.plan, indent=1, sort_keys=True))
+        if a.plan or not todo:
+            print(f"repro_v3: {a.model}: " + (f"{len(todo)} experiment(s) to run next: " +
+                  ", ".join(e["name"] for e in todo) if todo else f"done up to phase {a.until}"))
+            return 0
+        if not os.access(a.bin, os.X_OK):
+            print(f"repro_v3: {a.bin}: not built (bash scripts/build.sh)", file=sys.stderr)
+            return 2
+        try:
+            rc = run_suite(s, a.bin)
+        except KeyboardInterrupt:
+            print("repro_v3: stopped; run the same command again to continue", file=sys.stderr)
+            return 130
+        if rc != 0:
+            # A failed experiment (e.g. diverged with on_nonfinite=stop) is still decided on;
+            # anything else stops the driver.
+            unfinished = [e["name"] for e in todo
+                          if not s.complete(e["name"][len(a.model) + 1:])]
+            if unfinished:
+                print(f"repro_v3: run-experiment exited {rc}; unfinished: {', '.join(unfinished)}",
+                      file=sys.stderr)
+                return rc
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""scripts/repro_v3.py end to end with a stand-in run-experiment (fake_run_experiment below):
+the driver must apply the pre-registered rules phase by phase and stop when done.
+
+The stand-in writes, for every experiment of the suite it is given, a summary.json and a
+valid.jsonl whose final dev CE is a known function of the method, lr and updates:
+  sweep (1500 updates): 2 + 0.1 * (log2(lr / best))^2, best = 0.004 for every method but
+    sparse-only (0.008, top of the grid -> 0.016 is run too) and 1-node dense (0.001, bottom
+    -> 0.0005 is run too);
+  4-node dense at S: dev CE 2 + 400 / S, test BLEU 30 - 10000 / S:
+    3000 -> 6000: 2.1333 -> 2.0667 (-3.1%: not met); 6000 -> 12000: 2.0667 -> 2.0333 (-1.6%)
+    and BLEU 28.33 -> 29.17 (+0.83): met, so S = 6000."""
+import json
+import os
+import subprocess
+import sys
+import unittest
+
+import analysis_env as env
+
+DRIVER = os.path.join(env.REPO, "scripts", "repro_v3.py")
+
+FAKE = r'''#!/usr/bin/env python3
+import json, math, os, sys
+a = sys.argv[1:]
+suite = json.load(open(a[a.index("--suite") + 1]))
+root = a[a.index("--output-root") + 1]
+for e in suite["experiments"]:
+    sets = dict(s.split("=", 1) for s in e["set"])
+    d = os.path.join(root, suite["name"], e["name"])
+    if os.path.isfile(os.path.join(d, "summary.json")):
+        continue
+    os.makedirs(d, exist_ok=True)
+    lr, steps = float(sets["train.lr"]), int(sets["train.max_steps"])
+    name = e["name"]
+    if "-lr-" in name:
+        best = 0.008 if "-lr-4node-sparse-lr" in name else 0.001 if "1node" in name else 0.004
+        ce, bleu = 2 + 0.1 * math.log2(lr / best) ** 2, None
+    else:
+        ce, bleu = 2 + 400 / steps, 30 - 10000 / steps
+    with open(os.path.join(d, "valid.jsonl"), "w") as f:
+        f.write(json.dumps({"step": steps // 2, "dev_ce": ce + 1}) + "\n")
+        f.write(json.dumps({"step": steps, "dev_ce": ce}) + "\n")
+    s = {"status": "complete", "steps": steps, "nodes": e["nodes"]}
+    if bleu is not None:
+        s["test_bleu"] = bleu
+    json.dump(s, open(os.path.join(d, "summary.json"), "w"))
+    with open(os.path.join(root, "calls.log"), "a") as f:
+        f.write(e["name"] + " " + " ".join(e["set"]) + "\n")
+'''
+
+
+def load(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def lines(path):
+    with open(path) as f:
+        return f.read().splitlines()
+
+
+class Driver(env.Case):
+    def test_all_phases(self):
+        fake = os.path.join(self.work, "fake-run-experiment")
+        with open(fake, "w") as f:
+            f.write(FAKE)
+        os.chmod(fake, 0o755)
+        cfg = os.path.join(self.work, "configs")
+        os.makedirs(cfg)
+        res = os.path.join(self.work, "results")
+        run = [sys.executable, DRIVER, "transformer", "--bin", fake, "--results", res,
+               "--config-dir", cfg]
+        p = subprocess.run(run, capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stderr + p.stdout[-2000:])
+        plan = load(os.path.join(res, "transformer", "plan.json"))
+        chosen = {m: v["chosen_lr"] for m, v in plan["lr"].items()}
+        self.assertEqual(chosen["4node-dense"], 0.004)
+        self.assertEqual(chosen["4node-sparse"], 0.008)       # 0.016 ran and lost
+        self.assertEqual(chosen["1node-dense"], 0.001)        # 0.0005 ran and lost
+        self.assertIn("0.016", plan["lr"]["4node-sparse"]["final_dev_ce"])
+        self.assertIn("0.0005", plan["lr"]["1node-dense"]["final_dev_ce"])
+        self.assertEqual((plan["budget"]["S"], plan["budget"]["status"]), (6000, "met"))
+        names = [e["name"] for e in load(os.path.join(cfg, "transformer.json"))["experiments"]]
+        # 28 grid runs + 2 extensions, budget runs 3000/6000/12000, main: 7 cells (1-node twice)
+        # x 3 seeds = 24 minus dense S6000 s1 (the budget run), scaling 4
+        self.assertEqual(len([n for n in names if "-lr-" in n]), 30)
+        self.assertEqual(len([n for n in names if n.startswith("transformer-4node-dense-S")]), 2 + 3)
+        self.assertEqual(len([n for n in names if "-S6000-" in n]), 24 + 4)
+        self.assertEqual(len(names), 30 + 3 + 23 + 4)
+        calls = lines(os.path.join(res, "calls.log"))
+        self.assertEqual(len(calls), len(names))  # every experiment ran exactly once
+        line = {c.split()[0]: c for c in calls}
+        # the chosen lr and its warm-up reach the later runs; equal tokens = 4S updates of 1 node
+        self.assertIn("train.lr=0.008 train.warmup=400", line["transformer-4node-sparse-S6000-s2"])
+        tok = line["transformer-1node-dense-equal-tokens-S6000-s3"]
+        self.assertIn("train.lr=0.001 train.warmup=200", tok)
+        self.assertIn("train.max_steps=24000 valid.every=800 valid.final_every=100", tok)
+        self.assertIn("distributed.drop_ratio=0.999", line["transformer-4node-sparse-partial-k500-rho0.999-S6000-s1"])
+        # seed 1 of every main cell is decided before any seed 2
+        first_s2 = min(i for i, n in enumerate(names) if n.endswith("-s2"))
+        last_s1 = max(i for i, n in enumerate(names) if "-S6000-s1" in n and "rho" not in n and "2node" not in n)
+        self.assertLess(last_s1, first_s2)
+        # a second call has nothing left to do and runs nothing
+        p = subprocess.run(run, capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("done up to phase scaling", p.stdout)
+        self.assertEqual(len(lines(os.path.join(res, "calls.log"))), len(calls))
+
+
+if __name__ == "__main__":
+    unittest.main()
