@@ -39,6 +39,7 @@ class MpiCommunicator : public Communicator {
   bool owns_mpi_ = false;
   int uncaught_at_start_ = 0;
   std::vector<float> recv_;
+  std::vector<float> send_;  // the own reduced chunk, sent in the all-gather
 };
 
 // Prints "rank R: fatal: <message>" to stderr and aborts the whole MPI job (all ranks), so

@@ -82,6 +82,7 @@ void RunLogger::step(const StepReport& r, const RunTotals& totals, uint64_t epoc
                       {"method", method_},
                       {"compute_s", r.max_compute_s},
                       {"comm_s", r.max_comm_s},
+                      {"comm_min_s", r.min_comm_s},
                       {"bytes_sent", r.bytes_sent},
                       {"bytes_received", r.bytes_received},
                       {"modeled_comm_s", stats.modeled_comm.to_json()},

@@ -154,9 +154,11 @@ void TrainingStep::gather_measurements(StepReport& r, double compute_s) {
   auto meas = allgather_doubles(
       comm_, {compute_s, r.stats.comm_seconds, static_cast<double>(r.stats.bytes_sent),
               static_cast<double>(r.stats.bytes_received)});
+  r.min_comm_s = meas.empty() ? 0.0 : meas[0][1];
   for (auto& m : meas) {
     r.max_compute_s = std::max(r.max_compute_s, m[0]);
     r.max_comm_s = std::max(r.max_comm_s, m[1]);
+    r.min_comm_s = std::min(r.min_comm_s, m[1]);
     r.bytes_sent += m[2] / N;
     r.bytes_received += m[3] / N;
   }

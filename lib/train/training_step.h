@@ -34,6 +34,9 @@ struct StepReport {
   bool budget_spent = false;  // rank 0's time budget is spent
   double lr = 0, grad_norm = 0;
   double max_compute_s = 0, max_comm_s = 0;   // of the slowest node
+  // The least time any node spent in the collectives: the node that arrived last waited for
+  // nobody, so this is the communication itself (max_comm_s adds others' compute imbalance).
+  double min_comm_s = 0;
   double bytes_sent = 0, bytes_received = 0;  // mean over nodes
   StepStats stats;                            // this node's exchange and averaging
 };
