@@ -1,5 +1,7 @@
 #include "distributed/distributed_config.h"
 
+#include <stdexcept>
+
 #include "common/input_error.h"
 
 namespace sl {
@@ -10,6 +12,12 @@ const char* method_name(Method m) {
       return "sparse";
     case Method::FedAvg:
       return "fedavg";
+    case Method::PowerSgd:
+      return "powersgd";
+    case Method::DiLoCo:
+      return "diloco";
+    case Method::DeMo:
+      return "demo";
     case Method::Dense:
       break;
   }
@@ -40,14 +48,53 @@ RingNetworkModel parse_network(ConfigObject& c) {
   return RingNetworkModel::custom(bw, lat);
 }
 
+PowerSgdConfig parse_powersgd(ConfigObject c) {
+  PowerSgdConfig p;
+  p.rank = c.integer("rank", p.rank, 1, 1 << 20);
+  p.warmup_steps = c.integer("warmup_steps", p.warmup_steps, 0);
+  p.warm_start = c.boolean("warm_start", p.warm_start);
+  p.min_compression_rate = c.number("min_compression_rate", p.min_compression_rate, 1.0);
+  p.random_seed = c.integer("random_seed", p.random_seed, 0);
+  c.finish();
+  return p;
+}
+
+DiLoCoConfig parse_diloco(ConfigObject c) {
+  DiLoCoConfig d;
+  d.outer_lr = c.number("outer_lr", d.outer_lr, 1e-12, 100.0);
+  d.outer_momentum = c.number_below("outer_momentum", d.outer_momentum, 0.0, 1.0);
+  d.nesterov = c.boolean("nesterov", d.nesterov);
+  c.finish();
+  return d;
+}
+
+DeMoConfig parse_demo(ConfigObject c) {
+  DeMoConfig d;
+  d.beta = c.number("beta", d.beta, 0.0, 1.0);
+  d.chunk = c.integer("chunk", d.chunk, 1, 4096);
+  d.topk = c.integer("topk", d.topk, 1, 1 << 24);
+  c.finish();
+  return d;
+}
+
+Method method_from_name(const std::string& name) {
+  for (Method m : {Method::Dense, Method::Sparse, Method::FedAvg, Method::PowerSgd, Method::DiLoCo,
+                   Method::DeMo})
+    if (name == sl::method_name(m)) return m;
+  throw std::invalid_argument("unknown method \"" + name + "\"");
+}
+
+// Methods whose copies of theta stay identical without averaging.
+bool copies_stay_identical(Method m) {
+  return m == Method::Dense || m == Method::PowerSgd || m == Method::DeMo;
+}
+
 }  // namespace
 
 DistributedConfig DistributedConfig::parse(ConfigObject c) {
   DistributedConfig d;
-  const std::string method = c.choice("method", "dense", {"dense", "sparse", "fedavg"});
-  d.method = method == "sparse"   ? Method::Sparse
-             : method == "fedavg" ? Method::FedAvg
-                                  : Method::Dense;
+  d.method = method_from_name(
+      c.choice("method", "dense", {"dense", "sparse", "fedavg", "powersgd", "diloco", "demo"}));
   d.combiner =
       combiner_from_name(c.choice("combiner", "none", {"none", "sum", "partial", "error"}));
   d.drop_ratio = c.number_below("drop_ratio", 0.99, 0.0, 1.0);  // 1 would drop everything
@@ -56,11 +103,14 @@ DistributedConfig DistributedConfig::parse(ConfigObject c) {
                     : ThresholdMode::Exact;
   d.sample_size = c.integer("sample_size", 100000, 1);
   d.drop_warmup_steps = c.integer("drop_warmup_steps", 1000, 0);
-  d.average_every = c.integer("average_every", d.method == Method::Dense ? 0 : 500, 0);
+  d.average_every = c.integer("average_every", copies_stay_identical(d.method) ? 0 : 500, 0);
   d.average_moments = c.boolean("average_moments", false);
   d.encoding =
       pair_encoding_from_name(c.choice("encoding", "pairs32", {"pairs32", "delta-varint"}));
   d.network = parse_network(c);
+  d.powersgd = parse_powersgd(c.object("powersgd"));
+  d.diloco = parse_diloco(c.object("diloco"));
+  d.demo = parse_demo(c.object("demo"));
   c.finish();
 
   std::string field;
@@ -90,6 +140,18 @@ nlohmann::json DistributedConfig::to_json() const {
     j["network"] = {{"bandwidth_gbps", network.bandwidth_gbps}, {"latency_us", network.latency_us}};
   else
     j["network"] = network.name;
+  if (method == Method::PowerSgd)
+    j["powersgd"] = {{"rank", powersgd.rank},
+                     {"warmup_steps", powersgd.warmup_steps},
+                     {"warm_start", powersgd.warm_start},
+                     {"min_compression_rate", powersgd.min_compression_rate},
+                     {"random_seed", powersgd.random_seed}};
+  if (method == Method::DiLoCo)
+    j["diloco"] = {{"outer_lr", diloco.outer_lr},
+                   {"outer_momentum", diloco.outer_momentum},
+                   {"nesterov", diloco.nesterov}};
+  if (method == Method::DeMo)
+    j["demo"] = {{"beta", demo.beta}, {"chunk", demo.chunk}, {"topk", demo.topk}};
   return j;
 }
 
@@ -101,12 +163,22 @@ std::string DistributedConfig::inconsistency(std::string* field) const {
            "one), got method \"" +
            sl::method_name(method) + "\"";
   }
-  if (method == Method::FedAvg && average_every == 0) {
+  if ((method == Method::FedAvg || method == Method::DiLoCo) && average_every == 0) {
     if (field) *field = "average_every";
-    return "method \"fedavg\" needs average_every > 0 (without averaging the nodes never "
-           "exchange anything), got 0";
+    return std::string("method \"") + sl::method_name(method) +
+           "\" needs average_every > 0 (without averaging the nodes never exchange anything), "
+           "got 0";
+  }
+  if (method == Method::DiLoCo && average_moments) {
+    if (field) *field = "average_moments";
+    return "method \"diloco\" never exchanges the inner optimizer's state (each node keeps its "
+           "own Adam), so average_moments must be false";
   }
   return "";
+}
+
+bool DistributedConfig::has_device_exchange() const {
+  return method == Method::Dense || method == Method::Sparse || method == Method::FedAvg;
 }
 
 std::string DistributedConfig::method_name() const {

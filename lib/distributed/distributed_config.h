@@ -11,10 +11,31 @@
 
 namespace sl {
 
-enum class Method { Dense, Sparse, FedAvg };
+enum class Method { Dense, Sparse, FedAvg, PowerSgd, DiLoCo, DeMo };
+
+// The knobs of the methods that came after the paper (BEYOND.md), each with its
+// source's default. A section is read (and checked) whatever the method, and used by its own.
+struct PowerSgdConfig {               // Vogels et al. 2019; defaults of PyTorch's powerSGD_hook
+  int64_t rank = 4;                   // r
+  int64_t warmup_steps = 1000;        // dense all-reduce before compression starts
+  bool warm_start = true;             // reuse Q from the previous step (else redraw every step)
+  double min_compression_rate = 1.0;  // compress W (n x m) iff rate * r (n + m) < n m
+  int64_t random_seed = 0;            // Q's N(0, 1) draw, the same on every node
+};
+struct DiLoCoConfig {  // Douillard et al. 2023: outer Nesterov SGD every H = average_every
+  double outer_lr = 0.7;
+  double outer_momentum = 0.9;
+  bool nesterov = true;
+};
+struct DeMoConfig {     // Peng et al. 2024; the update rule is train.optimizer ("sign" default)
+  double beta = 0.999;  // momentum decay
+  int64_t chunk = 64;   // s: DCT chunks of s x s (matrices) or s (vectors)
+  int64_t topk = 32;    // k coefficients sent per chunk
+};
 
 // The JSON object "distributed" of an experiment config. Every field is optional:
-//   method             "dense" | "sparse" | "fedavg"                 (default "dense")
+//   method             "dense" | "sparse" | "fedavg" | "powersgd" | "diloco" | "demo"
+//                                                                    (default "dense")
 //   combiner           "none" | "sum" | "partial" | "error"          (default "none";
 //                      anything else needs method "sparse")
 //   drop_ratio         rho in [0, 1)                                 (default 0.99)
@@ -22,11 +43,15 @@ enum class Method { Dense, Sparse, FedAvg };
 //   sample_size        values sampled for "sampled", >= 1            (default 100000)
 //   drop_warmup_steps  W >= 0, 0 = no warm-up                        (default 1000)
 //   average_every      K >= 0, 0 = never                             (default 500, but 0
-//                      for dense, whose copies never diverge; fedavg needs K > 0)
+//                      for dense, powersgd and demo, whose copies never diverge; fedavg
+//                      and diloco need K > 0; for diloco it is H, the inner steps)
 //   average_moments    also average Adam's moments                   (default false)
 //   encoding           "pairs32" | "delta-varint"                    (default "pairs32")
 //   network            "1gbe" | "10gbe" | "ib100" | {"bandwidth_gbps": B > 0,
 //                      "latency_us": a >= 0 (default 0)}             (default "10gbe")
+//   powersgd           {rank, warmup_steps, warm_start, min_compression_rate, random_seed}
+//   diloco             {outer_lr, outer_momentum, nesterov}
+//   demo               {beta, chunk, topk}   (pairs travel in `encoding`)
 // Errors are InputError naming "<file>:/distributed/<field>".
 struct DistributedConfig {
   Method method = Method::Dense;
@@ -39,13 +64,17 @@ struct DistributedConfig {
   bool average_moments = false;
   PairEncodingKind encoding = PairEncodingKind::Pairs32;
   RingNetworkModel network = RingNetworkModel::preset("10gbe");
+  PowerSgdConfig powersgd;
+  DiLoCoConfig diloco;
+  DeMoConfig demo;
 
   // Reads and validates the object `c` points at (calls c.finish()), e.g.
   //   DistributedConfig::parse(root.object("distributed"))
   static DistributedConfig parse(ConfigObject c);
   static DistributedConfig from_json(const nlohmann::json& j, const std::string& file,
                                      const std::string& pointer = "/distributed");
-  // The resolved settings (every default filled in), for run logs; parse(to_json()) == *this.
+  // The resolved settings (every default filled in), for run logs; parse(to_json()) == *this
+  // for every setting the method uses (a method's own section is written only for it).
   nlohmann::json to_json() const;
   // "dense", "sparse", "sparse+partial", "fedavg", ...
   std::string method_name() const;
@@ -53,6 +82,9 @@ struct DistributedConfig {
   // field to blame in `field` and what is wrong. parse() turns it into an InputError,
   // DistributedStrategy (built from code, e.g. in tests) into std::invalid_argument.
   std::string inconsistency(std::string* field) const;
+  // Whether DeviceDistributedStrategy (CUDA builds) implements this method; the others run
+  // the host strategy on copies of the device buffers.
+  bool has_device_exchange() const;
 };
 
 const char* method_name(Method m);

@@ -3,7 +3,9 @@
 #include <stdexcept>
 #include <string>
 
+#include "distributed/demo_exchange.h"
 #include "distributed/dense_exchange.h"
+#include "distributed/powersgd_exchange.h"
 #include "distributed/sparse_exchange.h"
 
 namespace sl {
@@ -11,7 +13,7 @@ namespace sl {
 namespace {
 
 std::unique_ptr<GradientExchange> make_exchange(const DistributedConfig& c, CommAccounting& acct,
-                                                size_t P) {
+                                                size_t P, const std::vector<TensorView>& tensors) {
   switch (c.method) {
     case Method::Sparse: {
       SparseAllGatherExchange::Options o;
@@ -23,7 +25,12 @@ std::unique_ptr<GradientExchange> make_exchange(const DistributedConfig& c, Comm
       return std::make_unique<SparseAllGatherExchange>(acct, P, o);
     }
     case Method::FedAvg:
+    case Method::DiLoCo:
       return std::make_unique<LocalOnlyExchange>();
+    case Method::PowerSgd:
+      return std::make_unique<PowerSgdExchange>(acct, P, tensors, c.powersgd);
+    case Method::DeMo:
+      return std::make_unique<DctTopKExchange>(acct, P, tensors, c.demo, c.encoding);
     case Method::Dense:
       break;
   }
@@ -33,15 +40,28 @@ std::unique_ptr<GradientExchange> make_exchange(const DistributedConfig& c, Comm
 }  // namespace
 
 DistributedStrategy::DistributedStrategy(const DistributedConfig& config, Communicator& comm,
-                                         size_t P)
+                                         size_t P, const std::vector<TensorView>& tensors)
     : config_(config),
       P_(P),
       acct_(comm, config.network),
-      exchange_(make_exchange(config, acct_, P)),
+      exchange_(make_exchange(config, acct_, P, tensors)),
       combiner_(make_combiner(config.combiner)),
       averager_(config.average_every, config.average_moments) {
   const std::string problem = config.inconsistency(nullptr);
   if (!problem.empty()) throw std::invalid_argument("DistributedStrategy: " + problem);
+  check_views(tensors, P);
+  if (config.method == Method::DiLoCo) outer_ = std::make_unique<OuterOptimizer>(P_, config.diloco);
+}
+
+void DistributedStrategy::start(const float* params) {
+  if (outer_) outer_->start(params);
+}
+
+std::vector<StateBuffer> DistributedStrategy::state() {
+  std::vector<StateBuffer> out;
+  exchange_->state(out);
+  if (outer_) outer_->state(out);
+  return out;
 }
 
 int64_t DistributedStrategy::normalize_gradient(float* grad, int64_t local_tokens) {
@@ -67,12 +87,20 @@ void DistributedStrategy::after_update(float* params, size_t P, const std::vecto
   if (P != P_)
     throw std::invalid_argument("after_update: P = " + std::to_string(P) +
                                 " but the strategy was built for " + std::to_string(P_));
-  if (averager_.due(step)) averager_.average(acct_, params, P, moments, stats);
+  if (!averager_.due(step)) return;
+  averager_.average(acct_, params, P, moments, stats);
+  if (outer_) outer_->step(params, stats);
+}
+
+std::unique_ptr<DistributedStrategy> make_strategy(const DistributedConfig& config,
+                                                   Communicator& comm, size_t P,
+                                                   const std::vector<TensorView>& tensors) {
+  return std::make_unique<DistributedStrategy>(config, comm, P, tensors);
 }
 
 std::unique_ptr<DistributedStrategy> make_strategy(const DistributedConfig& config,
                                                    Communicator& comm, size_t P) {
-  return std::make_unique<DistributedStrategy>(config, comm, P);
+  return make_strategy(config, comm, P, one_vector(P));
 }
 
 }  // namespace sl

@@ -11,20 +11,33 @@
 #include "distributed/distributed_config.h"
 #include "distributed/error_feedback.h"
 #include "distributed/gradient_exchange.h"
+#include "distributed/outer_optimizer.h"
+#include "distributed/state_buffer.h"
 #include "distributed/step_stats.h"
+#include "distributed/tensor_view.h"
 
 namespace sl {
 
 // One node's distributed training strategy, composed of GradientExchange (compressor +
-// error feedback + transport), Combiner and Averager. The trainer calls, per step t
-// (0-based), whatever the method:
+// error feedback + transport), Combiner, Averager and, for diloco, an OuterOptimizer after
+// the averaging. The trainer calls, whatever the method:
+//   start(theta_0);                                  // once, before step 0
+//   per step t (0-based):
 //   total = normalize_gradient(grad, local_tokens);  // grad: sum of token-loss gradients
 //   exchange(grad, t, stats);                        // grad: g_n in, U_n out
 //   ... clip U_n, optimizer step on params ...
 //   after_update(params, P, {&m[0], &v[0]}, t, stats);
 class DistributedStrategy {
  public:
-  DistributedStrategy(const DistributedConfig& config, Communicator& comm, size_t P);
+  // `tensors`: the parameter tensors inside the flat buffer of P floats (tensor_view.h); the
+  // methods that compress per tensor (powersgd, demo) need them, the others see one buffer.
+  DistributedStrategy(const DistributedConfig& config, Communicator& comm, size_t P,
+                      const std::vector<TensorView>& tensors);
+  DistributedStrategy(const DistributedConfig& config, Communicator& comm, size_t P)
+      : DistributedStrategy(config, comm, P, one_vector(P)) {}
+
+  // theta_0, the same on every node (diloco's first anchor; nothing for the others).
+  void start(const float* params);
 
   // All-reduces the token counts and scales grad by 1/total, giving g_n as PAPER.md
   // defines it (sum_n g_n = the one-node gradient on the union of the batches). Returns the
@@ -35,7 +48,8 @@ class DistributedStrategy {
   void exchange(float* grad, int64_t step, StepStats& stats);
 
   // Averages every K steps (params, and the moment buffers of P floats each when
-  // average_moments) and records it in `stats`; a no-op on other steps.
+  // average_moments), then takes diloco's outer step, and records it in `stats`; a no-op on
+  // other steps.
   void after_update(float* params, size_t P, const std::vector<float*>& moments, int64_t step,
                     StepStats& stats);
 
@@ -46,8 +60,10 @@ class DistributedStrategy {
   const DistributedConfig& config() const { return config_; }
   size_t parameter_count() const { return P_; }
   Communicator& communicator() { return acct_.comm(); }
-  // E_n for checkpoints (an exact resume needs it); nullptr unless method is sparse.
+  // E_n (sparse methods only, else nullptr): the device strategy mirrors it.
   ErrorFeedback* error_feedback() { return exchange_->error_feedback(); }
+  // Every buffer an exact resume needs, by name (checkpoints save and restore them all).
+  std::vector<StateBuffer> state();
 
  private:
   DistributedConfig config_;
@@ -56,10 +72,14 @@ class DistributedStrategy {
   std::unique_ptr<GradientExchange> exchange_;
   std::unique_ptr<Combiner> combiner_;
   Averager averager_;
-  StepStats pending_;  // normalize_gradient's share of the next record
+  std::unique_ptr<OuterOptimizer> outer_;  // diloco only
+  StepStats pending_;                      // normalize_gradient's share of the next record
 };
 
 // The factory the trainer uses; it never branches on the method itself.
+std::unique_ptr<DistributedStrategy> make_strategy(const DistributedConfig& config,
+                                                   Communicator& comm, size_t P,
+                                                   const std::vector<TensorView>& tensors);
 std::unique_ptr<DistributedStrategy> make_strategy(const DistributedConfig& config,
                                                    Communicator& comm, size_t P);
 

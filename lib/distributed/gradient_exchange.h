@@ -4,6 +4,7 @@
 
 #include "distributed/error_feedback.h"
 #include "distributed/sparse_pair.h"
+#include "distributed/state_buffer.h"
 #include "distributed/step_stats.h"
 
 namespace sl {
@@ -24,6 +25,8 @@ class GradientExchange {
   virtual ~GradientExchange() = default;
   virtual ExchangeResult exchange(float* grad, int64_t step, StepStats& stats) = 0;
   virtual ErrorFeedback* error_feedback() { return nullptr; }
+  // Appends the buffers an exact resume needs (none for a stateless exchange).
+  virtual void state(std::vector<StateBuffer>& /*out*/) {}
 };
 
 }  // namespace sl

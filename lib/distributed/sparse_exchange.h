@@ -26,6 +26,9 @@ class SparseAllGatherExchange : public GradientExchange {
   SparseAllGatherExchange(CommAccounting& acct, size_t P, const Options& o);
   ExchangeResult exchange(float* grad, int64_t step, StepStats& stats) override;
   ErrorFeedback* error_feedback() override { return &E_; }
+  void state(std::vector<StateBuffer>& out) override {
+    out.push_back({"residual", E_.data(), E_.size()});
+  }
 
  private:
   CommAccounting& acct_;

@@ -17,6 +17,22 @@ void StepStats::to_json(nlohmann::json& j) const {
     j["compress_s"] = compress_seconds;
     j["decompress_s"] = decompress_seconds;
   }
+  if (lowrank_rank >= 0) {
+    j["powersgd_rank"] = lowrank_rank;
+    j["compressed"] = lowrank_compressed;
+    j["lowrank_floats"] = lowrank_floats;
+    j["dense_floats"] = dense_floats;
+  }
+  if (dct_chunks >= 0) {
+    j["chunks"] = dct_chunks;
+    j["pairs"] = dct_pairs;
+    j["encoded_bytes"] = encoded_bytes;
+    j["bytes_per_pair"] = bytes_per_pair;
+  }
+  if (lowrank_rank >= 0 || dct_chunks >= 0) {
+    j["compress_s"] = compress_seconds;
+    j["decompress_s"] = decompress_seconds;
+  }
   j["bytes_sent"] = bytes_sent;
   j["bytes_received"] = bytes_received;
   j["analytic_bytes_sent"] = analytic_bytes_sent;
@@ -30,6 +46,7 @@ void StepStats::to_json(nlohmann::json& j) const {
     j["divergence"] = divergence;
     j["divergence_after"] = divergence_after;
   }
+  if (outer_delta_norm >= 0) j["outer_delta_norm"] = outer_delta_norm;
 }
 
 }  // namespace sl

@@ -24,6 +24,15 @@ struct StepStats {
   int64_t encoded_bytes = -1;
   double bytes_per_pair = -1;
 
+  // PowerSGD only (lowrank_rank >= 0): r, whether this step compressed (false during the
+  // dense warm-up), and the floats this node all-reduced as the P and Q factors / densely.
+  int64_t lowrank_rank = -1;
+  bool lowrank_compressed = false;
+  int64_t lowrank_floats = -1, dense_floats = -1;
+  // DeMo only (dct_chunks >= 0): DCT chunks and the (index, value) pairs this node sent
+  // (encoded_bytes and bytes_per_pair as for sparse).
+  int64_t dct_chunks = -1, dct_pairs = -1;
+
   // Payload this node actually sent / received (Communicator counters), and PAPER.md's
   // formula for what it sends; they agree whenever N divides the dense sizes.
   uint64_t bytes_sent = 0, bytes_received = 0;
@@ -31,9 +40,13 @@ struct StepStats {
   // Sizes and scalars (token counts, divergence): real traffic, not in the formulas.
   uint64_t control_bytes_sent = 0, control_bytes_received = 0;
 
-  double compress_seconds = 0;    // selection + packing + residual update (wall)
-  double decompress_seconds = 0;  // scatter-add of the N received S_m into G (wall)
-  double comm_seconds = 0;        // wall time inside collectives, waiting included
+  // Local work of a compressing exchange (wall): sparse: selection + packing + residual
+  // update, then the scatter-add of the N received S_m into G; powersgd: the products and
+  // orthonormalisation, then G = P^ Q^T and E_n; demo: momentum, DCT, top-k, IDCT of the sent
+  // part, then the scatter-add and the IDCT of the sum.
+  double compress_seconds = 0;
+  double decompress_seconds = 0;
+  double comm_seconds = 0;  // wall time inside collectives, waiting included
   // Modeled time of this step's collectives on the configured network, and on each preset
   // of network_preset_names() so logs can be re-plotted for any of them.
   std::string network;  // the configured network's name ("custom" when not a preset)
@@ -42,6 +55,7 @@ struct StepStats {
   bool averaged = false;
   double divergence = -1;        // mean_n ||theta_n - mean_m theta_m||_2 before averaging
   double divergence_after = -1;  // 0 after averaging (the copies are then bit-identical)
+  double outer_delta_norm = -1;  // diloco, at an outer step: ||Delta||_2 (mean pseudo-gradient)
 
   // The one test of "was this a sparse exchange step" (the sparse fields are set).
   bool sparse() const { return k_selected >= 0; }

@@ -16,4 +16,12 @@ inline double analytic_allgather_bytes(size_t own_encoded_bytes, int N) {
   return static_cast<double>(N - 1) * static_cast<double>(own_encoded_bytes);
 }
 
+// PowerSGD, a compressing step: ring all-reduces of the factors P (n x r) and Q (m x r) of
+// every compressed n x m tensor, sum_W r(n + m) floats, and of the tensors sent dense.
+inline double analytic_powersgd_bytes(size_t factor_floats, size_t dense_floats, int N) {
+  return analytic_allreduce_bytes(factor_floats, N) + analytic_allreduce_bytes(dense_floats, N);
+}
+
+// DeMo: a node's encoded top-k DCT pairs reach N - 1 peers, as the sparse all-gather above.
+
 }  // namespace sl

@@ -108,6 +108,13 @@ const std::map<std::string, Meaning>& meanings() {
       {"/train/adam/beta1", {"Adam beta1 (first-moment decay)"}},
       {"/train/adam/beta2", {"Adam beta2 (second-moment decay)"}},
       {"/train/adam/eps", {"Adam epsilon"}},
+      {"/train/optimizer",
+       {"the update rule on U_n: \"adam\"; \"sign\": theta -= lr sign(U) (DeMo's); \"sgd\": "
+        "theta -= lr U",
+        "\"adam\" (\"sign\" for distributed.method \"demo\")"}},
+      {"/train/weight_decay",
+       {"decoupled weight decay lambda of \"sign\" and \"sgd\": theta *= 1 - lr lambda before the "
+        "step, as DeMo's reference applies it; must be 0 with \"adam\""}},
       {"/train/clip_norm", {"clip the global gradient norm to this; 0 = no clipping"}},
       {"/train/log_every", {"write a log.jsonl line every N steps"}},
       {"/train/checkpoint_every",
@@ -147,7 +154,10 @@ const std::map<std::string, Meaning>& meanings() {
       {"/distributed", {"how nodes exchange gradients (PAPER.md)"}},
       {"/distributed/method",
        {"\"dense\": all-reduce of full gradients; \"sparse\": gradient dropping (top-k with error "
-        "feedback); \"fedavg\": local steps and model averaging"}},
+        "feedback); \"fedavg\": local steps and model averaging; after the paper "
+        "(BEYOND.md): \"powersgd\" (low-rank, Vogels et al. 2019), \"diloco\" (local "
+        "Adam + outer Nesterov every average_every steps, Douillard et al. 2023), \"demo\" (DCT "
+        "top-k of a decoupled momentum, sign update, Peng et al. 2024)"}},
       {"/distributed/combiner",
        {"sparse only: how the local gradient is combined with the sparse global one (\"partial\" = "
         "the paper's sparse+local)"}},
@@ -160,9 +170,35 @@ const std::map<std::string, Meaning>& meanings() {
       {"/distributed/drop_warmup_steps",
        {"sparse: steps over which the drop ratio ramps up to drop_ratio"}},
       {"/distributed/average_every",
-       {"average parameters across nodes every N steps; 0 = never (dense default), 500 otherwise"}},
+       {"average parameters across nodes every N steps; 0 = never (the default of dense, powersgd "
+        "and demo), 500 otherwise; for diloco the inner steps H between outer steps"}},
       {"/distributed/average_moments", {"also average Adam's moments when averaging parameters"}},
-      {"/distributed/encoding", {"sparse: wire format of (index, value) pairs"}},
+      {"/distributed/encoding", {"sparse and demo: wire format of (index, value) pairs"}},
+      {"/distributed/powersgd",
+       {"method powersgd (rank 4 as BEYOND.md; the other defaults PyTorch powerSGD_hook's)"}},
+      {"/distributed/powersgd/rank", {"powersgd: rank r of the P (n x r) and Q (m x r) factors"}},
+      {"/distributed/powersgd/warmup_steps",
+       {"powersgd: steps of dense all-reduce before compression starts (start_powerSGD_iter)"}},
+      {"/distributed/powersgd/warm_start",
+       {"powersgd: reuse the last step's Q (else a new N(0, 1) draw every step)"}},
+      {"/distributed/powersgd/min_compression_rate",
+       {"powersgd: an n x m tensor is compressed iff rate x r(n + m) < nm, else all-reduced dense "
+        "(vectors always); 1 is BEYOND.md's rule, PyTorch's hook uses 2"}},
+      {"/distributed/powersgd/random_seed",
+       {"powersgd: seed of Q's N(0, 1) draw, the same on every node"}},
+      {"/distributed/diloco", {"method diloco: the outer optimizer (DiLoCo's defaults)"}},
+      {"/distributed/diloco/outer_lr",
+       {"diloco: outer learning rate; 1 without momentum is fedavg, bit for bit"}},
+      {"/distributed/diloco/outer_momentum", {"diloco: outer momentum mu"}},
+      {"/distributed/diloco/nesterov",
+       {"diloco: Nesterov momentum (DiLoCo's) or heavy-ball; SGD with dampening 0 as PyTorch's"}},
+      {"/distributed/demo", {"method demo (DeMo's defaults; the update rule is train.optimizer)"}},
+      {"/distributed/demo/beta", {"demo: decay of the local momentum m = beta m + g"}},
+      {"/distributed/demo/chunk",
+       {"demo: DCT chunk target s; a dimension is cut in chunks of its largest divisor <= s, as "
+        "DeMo's code does"}},
+      {"/distributed/demo/topk",
+       {"demo: DCT coefficients sent per chunk (at most the chunk size)"}},
       {"/distributed/network",
        {"modeled network for the modeled times: a preset name or {bandwidth_gbps, latency_us}",
         "\"10gbe\""}},

@@ -40,6 +40,12 @@ ClusterConfig parse_cluster(ConfigObject c) {
   return k;
 }
 
+// The update rule a method's source prescribes, used when train.optimizer is not given:
+// DeMo's is sign descent (Peng et al. 2024), every other method's here is Adam.
+std::string default_optimizer(const DistributedConfig& d) {
+  return d.method == Method::DeMo ? "sign" : "adam";
+}
+
 }  // namespace
 
 ExperimentConfig parse_experiment_config(const nlohmann::json& j, const std::string& file,
@@ -73,12 +79,18 @@ ExperimentConfig parse_experiment_config(const nlohmann::json& j, const std::str
   job.model = parse_model_config(model_full);
 
   ConfigObject train = root.object("train");
+  const bool optimizer_given = train.has("optimizer");
   job.train = parse_train_config(train);
   ConfigObject valid = root.object("valid");
   job.valid = parse_valid_config(valid);
   e.cluster = parse_cluster(root.object("cluster"));
   ConfigObject dist = root.object("distributed");
   job.distributed = DistributedConfig::parse(dist);
+  if (!optimizer_given) job.train.optimizer = default_optimizer(job.distributed);
+  if (job.train.weight_decay > 0 && job.train.optimizer == "adam")
+    throw InputError(train.where("weight_decay"),
+                     "decoupled weight decay needs optimizer \"sign\" or \"sgd\", got optimizer "
+                     "\"adam\" (set train.optimizer, or weight_decay 0)");
   ConfigObject out = root.object("output");
   job.results_dir = out.string("dir", "results/" + e.name);
   out.finish();
@@ -105,6 +117,7 @@ ExperimentConfig parse_experiment_config(const nlohmann::json& j, const std::str
        {{"max_steps", job.train.max_steps}, {"max_epochs", job.train.max_epochs},
         {"lr", job.train.schedule.lr}, {"warmup", job.train.schedule.warmup},
         {"decay", job.train.schedule.decay},
+        {"optimizer", job.train.optimizer}, {"weight_decay", job.train.weight_decay},
         {"adam", {{"beta1", job.train.adam.beta1}, {"beta2", job.train.adam.beta2}, {"eps", job.train.adam.eps}}},
         {"clip_norm", job.train.clip_norm}, {"log_every", job.train.log_every},
         {"checkpoint_every", job.train.checkpoint_every},

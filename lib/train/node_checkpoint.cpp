@@ -76,14 +76,14 @@ void CheckpointStore::save_node(int64_t step, int rank, int nodes, const NodeSta
             {"nodes", nodes},
             {"model_fingerprint", fingerprint_},
             {"method", s.strategy->config().method_name()},
-            {"adam_steps", s.adam->steps()},
             {"data_epoch", pos.epoch},
             {"data_batch", pos.batch}};
+  f.meta.update(s.optimizer->state_meta());  // Adam: "adam_steps"
   f.arrays.emplace_back("params", to_vector(s.arena->values()));
-  f.arrays.emplace_back("adam_m", to_vector(s.adam->m()));
-  f.arrays.emplace_back("adam_v", to_vector(s.adam->v()));
-  if (ErrorFeedback* e = s.strategy->error_feedback())
-    f.arrays.emplace_back("residual", std::vector<float>(e->data(), e->data() + e->size()));
+  for (const auto& [name, t] : s.optimizer->state_arrays())
+    f.arrays.emplace_back(name, to_vector(t));
+  for (const StateBuffer& b : s.strategy->state())  // sparse: "residual"
+    f.arrays.emplace_back(b.name, std::vector<float>(b.data, b.data + b.size));
   write_checkpoint_file(node_file(sd, rank), f);
 }
 
@@ -129,13 +129,20 @@ nlohmann::json CheckpointStore::load_node(const std::string& step_dir, int rank,
   expect("nodes", nodes);
   expect("method", s.strategy->config().method_name());
   from_vector(s.arena->values(), f.array("params", path), path, "params");
-  from_vector(s.adam->m(), f.array("adam_m", path), path, "adam_m");
-  from_vector(s.adam->v(), f.array("adam_v", path), path, "adam_v");
-  s.adam->set_steps(f.meta.at("adam_steps").get<int64_t>());
-  if (ErrorFeedback* e = s.strategy->error_feedback()) {
-    const std::vector<float>& r = f.array("residual", path);
-    if (r.size() != e->size()) throw InputError(path, "residual has the wrong size");
-    std::copy(r.begin(), r.end(), e->data());
+  for (const auto& [name, t] : s.optimizer->state_arrays())
+    from_vector(t, f.array(name, path), path, name);
+  try {
+    s.optimizer->restore_meta(f.meta);
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(path,
+                     std::string("checkpoint header lacks the optimizer's state: ") + e.what());
+  }
+  for (const StateBuffer& b : s.strategy->state()) {
+    const std::vector<float>& r = f.array(b.name, path);
+    if (r.size() != b.size)
+      throw InputError(path, b.name + " has " + std::to_string(r.size()) + " values, expected " +
+                                 std::to_string(b.size));
+    std::copy(r.begin(), r.end(), b.data);
   }
   s.batches->restore(
       {f.meta.at("data_epoch").get<uint64_t>(), f.meta.at("data_batch").get<uint64_t>()});

@@ -5,16 +5,17 @@
 #include "data/batch_generator.h"
 #include "distributed/distributed_strategy.h"
 #include "tensor/parameter_arena.h"
-#include "train/adam.h"
+#include "train/optimizer.h"
 
 namespace sl {
 
-// One node's resumable state: parameters, Adam's moments and step count, the residual E_n
-// (sparse methods), and the data position. Dropout masks are counter-based on
-// (seed, node, step), so no RNG state is needed.
+// One node's resumable state: parameters, the optimizer's state (Adam's moments and step
+// count), the strategy's state (DistributedStrategy::state(): E_n of the sparse methods,
+// PowerSGD's E_n and Q, DiLoCo's anchor and outer momentum, DeMo's momentum), and the data
+// position. Dropout masks are counter-based on (seed, node, step), so no RNG state is needed.
 struct NodeState {
   ParameterArena* arena;
-  Adam* adam;
+  Optimizer* optimizer;
   DistributedStrategy* strategy;
   BatchGenerator* batches;
 };

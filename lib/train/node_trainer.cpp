@@ -11,6 +11,8 @@
 #include "tensor/profile_table.h"
 #include "train/best_model.h"
 #include "train/node_checkpoint.h"
+#include "train/optimizer.h"
+#include "train/parameter_views.h"
 #include "train/run_lifecycle.h"
 #include "train/run_logger.h"
 #include "train/run_totals.h"
@@ -58,7 +60,7 @@ class NodeRun {
   int64_t profiled_steps_ = 0;
   std::unique_ptr<Seq2SeqModel> model_;
   ParameterArena arena_;
-  std::unique_ptr<Adam> adam_;
+  std::unique_ptr<Optimizer> optimizer_;
   std::unique_ptr<DistributedStrategy> strategy_;
 #ifdef SL_HAVE_CUDA
   // CUDA backend: the exchange on the device (E_n mirrored into strategy_'s for checkpoints).
@@ -92,12 +94,13 @@ NodeRun::NodeRun(const TrainingJob& job, Communicator& comm)
   arena_.allocate();
   model_->initialize(arena_, job.seed);  // the same theta_0 on every node
   const size_t P = arena_.size();
-  adam_ = std::make_unique<Adam>(dev_, P, job.train.adam);
-  strategy_ = make_strategy(job.distributed, comm, P);
+  optimizer_ = make_optimizer(job.train, dev_, P);
+  strategy_ = make_strategy(job.distributed, comm, P, parameter_views(arena_));
+  strategy_->start(arena_.values().to_host().data());  // a resume then loads its own state
 #ifdef SL_HAVE_CUDA
-  if (dev_.is_cuda())
-    device_strategy_ = std::make_unique<DeviceDistributedStrategy>(job.distributed, comm, P, dev_,
-                                                                   strategy_->error_feedback());
+  if (dev_.is_cuda() && job.distributed.has_device_exchange())
+    device_strategy_ = std::make_unique<DeviceDistributedStrategy>(
+        job.distributed, comm, P, dev_, strategy_->error_feedback());
 #endif
   BatchOptions bo = job.batching;
   bo.num_shards = N_;
@@ -115,9 +118,9 @@ NodeOutcome NodeRun::run() {
   logger_->start(outcome_.last_checkpoint.empty() ? -1 : totals_.step);
   RunLifecycle lifecycle(job_.train, job_.valid, job_.stop_requested, rank_, wall_start_);
 #ifdef SL_HAVE_CUDA
-  TrainingStep step(job_, comm_, *model_, arena_, *adam_, *strategy_, device_strategy_.get());
+  TrainingStep step(job_, comm_, *model_, arena_, *optimizer_, *strategy_, device_strategy_.get());
 #else
-  TrainingStep step(job_, comm_, *model_, arena_, *adam_, *strategy_);
+  TrainingStep step(job_, comm_, *model_, arena_, *optimizer_, *strategy_);
 #endif
   while (lifecycle.more_steps(totals_.step, batches_->state().epoch)) {
     const uint64_t epoch = batches_->state().epoch;
@@ -159,7 +162,7 @@ void NodeRun::print_profile() const {
 void NodeRun::resume() {
   const std::string latest = store_->latest();
   if (latest.empty()) return;
-  const NodeState state{&arena_, adam_.get(), strategy_.get(), batches_.get()};
+  const NodeState state{&arena_, optimizer_.get(), strategy_.get(), batches_.get()};
   totals_ = RunTotals::from_json(store_->load_node(latest, rank_, N_, state));
 #ifdef SL_HAVE_CUDA
   if (device_strategy_) device_strategy_->error_feedback_to_device();  // the loaded E_n
@@ -184,7 +187,7 @@ void NodeRun::checkpoint() {
 #ifdef SL_HAVE_CUDA
   if (device_strategy_) device_strategy_->error_feedback();  // E_n: device -> strategy_'s copy
 #endif
-  const NodeState state{&arena_, adam_.get(), strategy_.get(), batches_.get()};
+  const NodeState state{&arena_, optimizer_.get(), strategy_.get(), batches_.get()};
   store_->save_node(totals_.step, rank_, N_, state);
   const std::string step_dir =
       job_.results_dir + "/checkpoints/" + CheckpointStore::step_dir_name(totals_.step);

@@ -11,7 +11,7 @@ namespace sl {
 //   1. g_n: forward + backward of the node's batch (sum of token losses)
 //   2. the nodes agree on the loss and on non-finite values / stop requests
 //   3. strategy: normalise by the global token count, exchange -> U_n (PAPER.md)
-//   4. clip U_n, Adam step on theta_n
+//   4. clip U_n, optimizer step on theta_n (train.optimizer: Adam, sign or sgd)
 //   5. strategy: average theta (and moments) every K steps
 // The loop never branches on the distributed method.
 NodeOutcome run_training_node(const TrainingJob& job, Communicator& comm);

@@ -15,6 +15,8 @@ TrainConfig parse_train_config(ConfigObject& c) {
   t.adam.beta2 = static_cast<float>(adam.number("beta2", t.adam.beta2, 0.0, 0.999999999));
   t.adam.eps = static_cast<float>(adam.number("eps", t.adam.eps, 1e-30, 1.0));
   adam.finish();
+  t.optimizer = c.choice("optimizer", t.optimizer, {"adam", "sign", "sgd"});
+  t.weight_decay = c.number("weight_decay", t.weight_decay, 0.0, 1e6);
   t.clip_norm = c.number("clip_norm", t.clip_norm, 0.0);
   t.log_every = c.integer("log_every", t.log_every, 1);
   t.checkpoint_every = c.integer("checkpoint_every", t.checkpoint_every, 0);

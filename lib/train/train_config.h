@@ -15,6 +15,10 @@ struct TrainConfig {
   int64_t max_epochs = 0;    // 0 = no limit; training stops at whichever comes first
   LrSchedule schedule;       // lr, warmup, decay
   AdamConfig adam;
+  // The update rule (optimizer.h): "adam" | "sign" | "sgd". The experiment layer makes it
+  // "sign" for distributed.method "demo" when the config does not name one (DeMo's rule).
+  std::string optimizer = "adam";
+  double weight_decay = 0;            // decoupled, for "sign" and "sgd"
   double clip_norm = 1.0;             // global L2 norm of U_n; 0 = off
   int64_t log_every = 10;             // steps between log.jsonl lines
   int64_t checkpoint_every = 0;       // 0 = only at the end

@@ -28,22 +28,23 @@ int64_t first_nonfinite(const Tensor& t) {
 }  // namespace
 
 TrainingStep::TrainingStep(const TrainingJob& job, Communicator& comm, Seq2SeqModel& model,
-                           ParameterArena& arena, Adam& adam, DistributedStrategy& strategy,
+                           ParameterArena& arena, Optimizer& optimizer,
+                           DistributedStrategy& strategy,
                            DeviceDistributedStrategy* device_strategy)
     : job_(job),
       comm_(comm),
       model_(model),
       arena_(arena),
-      adam_(adam),
+      optimizer_(optimizer),
       strategy_(strategy),
       device_strategy_(device_strategy),
       clock_(arena.values().device().is_cuda()
                  ? ComputeClock([&dev = arena.values().device()] { dev.synchronize(); })
                  : ComputeClock()),
       grad_h_(arena.grads()),
-      param_h_(arena.values()),
-      m_h_(adam.m()),
-      v_h_(adam.v()) {}
+      param_h_(arena.values()) {
+  for (const Tensor& m : optimizer.moments()) moments_h_.emplace_back(m);
+}
 
 StepReport TrainingStep::run(const Batch& b, int64_t t,
                              const std::function<LocalSignals()>& signals) {
@@ -64,7 +65,7 @@ StepReport TrainingStep::run(const Batch& b, int64_t t,
   // 3. g_n -> U_n (normalise by the global token count, exchange, combine)
   const double c1 = clock_.now();
   exchange(b, t, r.stats);
-  // 4. clip U_n, Adam on theta_n; 5. average theta every K steps
+  // 4. clip U_n, the optimizer on theta_n; 5. average theta every K steps
   const double c2 = clock_.now();
   update(r);
   average(t, r.stats);
@@ -128,14 +129,15 @@ void TrainingStep::update(StepReport& r) {
   Device& dev = arena_.values().device();
   r.grad_norm = clip_global_norm(dev, arena_.grads().f32(), arena_.size(), job_.train.clip_norm);
   r.lr = job_.train.schedule.at(r.t + 1);
-  adam_.step(arena_.values(), arena_.grads(), static_cast<float>(r.lr));
+  optimizer_.step(arena_.values(), arena_.grads(), static_cast<float>(r.lr));
 }
 
 void TrainingStep::average(int64_t t, StepStats& stats) {
 #ifdef SL_HAVE_CUDA
   if (device_strategy_) {  // through the host on averaging steps only
-    device_strategy_->after_update(arena_.values().f32(), arena_.size(),
-                                   {adam_.m().f32(), adam_.v().f32()}, t, stats);
+    std::vector<float*> moments;
+    for (const Tensor& m : optimizer_.moments()) moments.push_back(m.f32());
+    device_strategy_->after_update(arena_.values().f32(), arena_.size(), moments, t, stats);
     return;
   }
 #endif
@@ -143,10 +145,11 @@ void TrainingStep::average(int64_t t, StepStats& stats) {
     strategy_.after_update(arena_.values().f32(), arena_.size(), {}, t, stats);
     return;
   }
-  strategy_.after_update(param_h_.pull(), arena_.size(), {m_h_.pull(), v_h_.pull()}, t, stats);
+  std::vector<float*> moments;
+  for (HostMirror& m : moments_h_) moments.push_back(m.pull());
+  strategy_.after_update(param_h_.pull(), arena_.size(), moments, t, stats);
   param_h_.push();
-  m_h_.push();
-  v_h_.push();
+  for (HostMirror& m : moments_h_) m.push();
 }
 
 void TrainingStep::gather_measurements(StepReport& r, double compute_s) {

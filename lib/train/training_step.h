@@ -8,9 +8,9 @@
 #include "distributed/distributed_strategy.h"
 #include "models/seq2seq_model.h"
 #include "tensor/parameter_arena.h"
-#include "train/adam.h"
 #include "train/fault_injection.h"
 #include "train/host_mirror.h"
+#include "train/optimizer.h"
 #include "train/training_job.h"
 
 namespace sl {
@@ -43,7 +43,8 @@ struct StepReport {
 
 // The training step of one node, whatever the distributed method (lib/distributed/README.md):
 // g_n by forward + backward, the nodes agree, g_n -> U_n by the strategy, clip, Adam on
-// theta_n, averaging. Every node calls run() for every step; it holds collectives.
+// theta_n (train.optimizer), averaging. Every node calls run() for every step; it holds
+// collectives.
 class TrainingStep {
  public:
   // device_strategy (CUDA backend, else null): the exchange on device pointers -- the gradient
@@ -51,7 +52,7 @@ class TrainingStep {
   // is then a device-synchronised wall clock (common/timer.h ComputeClock); on the CPU it is
   // the thread's CPU time, as always.
   TrainingStep(const TrainingJob& job, Communicator& comm, Seq2SeqModel& model,
-               ParameterArena& arena, Adam& adam, DistributedStrategy& strategy,
+               ParameterArena& arena, Optimizer& optimizer, DistributedStrategy& strategy,
                DeviceDistributedStrategy* device_strategy = nullptr);
 
   // `signals` is read once the node's gradient is ready, just before the nodes agree.
@@ -71,12 +72,13 @@ class TrainingStep {
   Communicator& comm_;
   Seq2SeqModel& model_;
   ParameterArena& arena_;
-  Adam& adam_;
+  Optimizer& optimizer_;
   DistributedStrategy& strategy_;
   DeviceDistributedStrategy* device_strategy_;
   ComputeClock clock_;
   const FaultInjection faults_ = FaultInjection::from_env();
-  HostMirror grad_h_, param_h_, m_h_, v_h_;
+  HostMirror grad_h_, param_h_;
+  std::vector<HostMirror> moments_h_;  // the optimizer's moments (averaging steps)
 };
 
 }  // namespace sl

@@ -74,6 +74,75 @@ TEST(DistributedConfig, ErrorsNameTheJsonPointer) {
   EXPECT_EQ("cfg.json:/distributed/average_moments", error_where({{"average_moments", 1}}));
 }
 
+TEST(DistributedConfig, TheMethodsAfterThePaperHaveTheirSourcesDefaults) {
+  const DistributedConfig p = DistributedConfig::from_json({{"method", "powersgd"}}, "c");
+  EXPECT_EQ(Method::PowerSgd, p.method);
+  EXPECT_EQ(4, p.powersgd.rank);
+  EXPECT_EQ(1000, p.powersgd.warmup_steps);
+  EXPECT_TRUE(p.powersgd.warm_start);
+  EXPECT_EQ(1.0, p.powersgd.min_compression_rate);
+  EXPECT_EQ(0, p.powersgd.random_seed);
+  EXPECT_EQ(0, p.average_every);  // the copies never diverge
+  const DistributedConfig d = DistributedConfig::from_json({{"method", "diloco"}}, "c");
+  EXPECT_EQ(0.7, d.diloco.outer_lr);
+  EXPECT_EQ(0.9, d.diloco.outer_momentum);
+  EXPECT_TRUE(d.diloco.nesterov);
+  EXPECT_EQ(500, d.average_every);  // H
+  const DistributedConfig m = DistributedConfig::from_json({{"method", "demo"}}, "c");
+  EXPECT_EQ(0.999, m.demo.beta);
+  EXPECT_EQ(64, m.demo.chunk);
+  EXPECT_EQ(32, m.demo.topk);
+  EXPECT_EQ(0, m.average_every);
+  EXPECT_EQ("demo", m.method_name());
+  EXPECT_FALSE(m.has_device_exchange());
+  EXPECT_TRUE(DistributedConfig::from_json({{"method", "sparse"}}, "c").has_device_exchange());
+}
+
+TEST(DistributedConfig, TheMethodsAfterThePaperRoundTrip) {
+  for (const nlohmann::json& j :
+       {nlohmann::json{{"method", "powersgd"},
+                       {"powersgd",
+                        {{"rank", 2},
+                         {"warmup_steps", 10},
+                         {"warm_start", false},
+                         {"min_compression_rate", 2.0},
+                         {"random_seed", 3}}}},
+        nlohmann::json{
+            {"method", "diloco"},
+            {"average_every", 50},
+            {"diloco", {{"outer_lr", 1.0}, {"outer_momentum", 0.0}, {"nesterov", false}}}},
+        nlohmann::json{{"method", "demo"},
+                       {"encoding", "delta-varint"},
+                       {"demo", {{"beta", 0.9}, {"chunk", 32}, {"topk", 8}}}}}) {
+    const DistributedConfig d = DistributedConfig::from_json(j, "c");
+    const nlohmann::json out = d.to_json();
+    for (auto it = j.begin(); it != j.end(); ++it) EXPECT_EQ(it.value(), out[it.key()]) << it.key();
+    EXPECT_EQ(out, DistributedConfig::from_json(out, "c").to_json());
+  }
+  // A method's section is written only for it: a dense run's config.json is unchanged.
+  EXPECT_FALSE(DistributedConfig::from_json({{"method", "dense"}}, "c").to_json().contains("demo"));
+}
+
+TEST(DistributedConfig, TheMethodsAfterThePaperNameTheBadField) {
+  EXPECT_EQ("cfg.json:/distributed/average_every",
+            error_where({{"method", "diloco"}, {"average_every", 0}}));
+  EXPECT_EQ("cfg.json:/distributed/average_moments",
+            error_where({{"method", "diloco"}, {"average_moments", true}}));
+  EXPECT_EQ("cfg.json:/distributed/combiner",
+            error_where({{"method", "demo"}, {"combiner", "partial"}}));
+  EXPECT_EQ("cfg.json:/distributed/powersgd/rank", error_where({{"powersgd", {{"rank", 0}}}}));
+  EXPECT_EQ("cfg.json:/distributed/powersgd/min_compression_rate",
+            error_where({{"powersgd", {{"min_compression_rate", 0.5}}}}));
+  EXPECT_EQ("cfg.json:/distributed/powersgd/ranks", error_where({{"powersgd", {{"ranks", 2}}}}));
+  EXPECT_EQ("cfg.json:/distributed/diloco/outer_momentum",
+            error_where({{"diloco", {{"outer_momentum", 1.0}}}}));
+  EXPECT_EQ("cfg.json:/distributed/diloco/outer_lr", error_where({{"diloco", {{"outer_lr", 0}}}}));
+  EXPECT_EQ("cfg.json:/distributed/demo/beta", error_where({{"demo", {{"beta", 1.5}}}}));
+  EXPECT_EQ("cfg.json:/distributed/demo/chunk", error_where({{"demo", {{"chunk", 0}}}}));
+  EXPECT_EQ("cfg.json:/distributed/demo/topk", error_where({{"demo", {{"topk", 0}}}}));
+  EXPECT_EQ("cfg.json:/distributed/demo", error_where({{"demo", 3}}));
+}
+
 TEST(RingNetworkModel, PresetsAndFormulas) {
   const RingNetworkModel g1 = RingNetworkModel::preset("1gbe");
   EXPECT_EQ(1.25e8, g1.bytes_per_second());

@@ -73,13 +73,18 @@ void put(std::vector<uint8_t>& out, const T& v) {
 
 }  // namespace
 
+std::vector<TensorView> tensors() {
+  return {{0, kClasses, kFeatures}, {kFeatures * kClasses, kClasses, 1}};
+}
+
 Run train(Communicator& comm, const DistributedConfig& cfg, const Options& o) {
   const size_t P = kParams;
-  auto strategy = make_strategy(cfg, comm, P);
+  auto strategy = make_strategy(cfg, comm, P, tensors());
   Run run;
   run.params.resize(P);
   CounterRng init(17, 0);
   for (float& v : run.params) v = 0.05f * init.normal();
+  strategy->start(run.params.data());
   std::vector<float> m(P, 0.0f), v(P, 0.0f), grad(P);
   const int n = comm.rank();
   const int first = o.union_of > 0 ? 0 : offset_of_node(n);
@@ -123,6 +128,8 @@ std::vector<uint8_t> Run::serialize() const {
     put(out, s.bytes_sent), put(out, s.bytes_received), put(out, s.analytic_bytes_sent);
     put(out, s.control_bytes_sent), put(out, s.control_bytes_received);
     put(out, s.modeled_comm.configured), put(out, s.averaged), put(out, s.divergence);
+    put(out, s.lowrank_floats), put(out, s.dense_floats), put(out, s.dct_pairs);
+    put(out, s.outer_delta_norm);
   }
   return out;
 }
@@ -147,6 +154,13 @@ std::vector<std::pair<std::string, DistributedConfig>> methods() {
                              {"drop_ratio", 0.9},
                              {"encoding", "delta-varint"}})},
       {"fedavg", make({{"method", "fedavg"}, {"average_moments", true}})},
+      {"powersgd",
+       DistributedConfig::from_json(
+           {{"method", "powersgd"}, {"powersgd", {{"rank", 2}, {"warmup_steps", 3}}}}, "toy")},
+      {"diloco", make({{"method", "diloco"}})},
+      {"demo",
+       DistributedConfig::from_json(
+           {{"method", "demo"}, {"demo", {{"beta", 0.9}, {"chunk", 4}, {"topk", 3}}}}, "toy")},
   };
 }
 

@@ -10,11 +10,14 @@
 #include "distributed/communicator.h"
 #include "distributed/distributed_config.h"
 #include "distributed/step_stats.h"
+#include "distributed/tensor_view.h"
 
 namespace sl::toy {
 
 constexpr int kFeatures = 30, kClasses = 8;
 constexpr size_t kParams = kFeatures * kClasses + kClasses;  // 248
+// The two tensors, as a trainer passes them to the strategy: W (classes x features), b.
+std::vector<TensorView> tensors();
 
 struct Options {
   int steps = 25;
@@ -36,7 +39,9 @@ struct Run {
 Run train(Communicator& comm, const DistributedConfig& cfg, const Options& o = {});
 
 // Every method of PAPER.md as the toy tests run it: averaging every 5 steps, warm-up W = 3;
-// the variants also cover the sampled threshold, delta-varint and moment averaging.
+// the variants also cover the sampled threshold, delta-varint and moment averaging. Then the
+// methods of BEYOND.md: powersgd (rank 2, 3 dense steps), diloco (H = 5) and demo
+// (chunks of 4, top 3), all with the toy's Adam.
 std::vector<std::pair<std::string, DistributedConfig>> methods();
 
 uint64_t fnv1a(const std::vector<uint8_t>& bytes);
