@@ -45,6 +45,9 @@ CAP = {"transformer": 48000, "rnn": 24000}  # most updates one run may have (the
 # 25% (steps-to-target resolve to 25 updates where the curves flatten); the 1-node run at equal
 # tokens validates at the same token positions (x N).
 VALID_EVERY, FINAL_EVERY, FINAL_FRACTION = 200, 25, 0.25
+# A log.jsonl line every 100 updates (averaging steps are always logged): a 12000-update run's
+# log stays ~130 KB, so the committed results stay small enough to clone and to carry.
+LOG_EVERY = 100
 
 # The methods of the main comparison: name -> (nodes, config settings).
 METHODS = {
@@ -167,7 +170,7 @@ def run_sets(lr, steps, nodes_factor=1):
     return lr_sets(lr) + [f"train.max_steps={steps}", f"valid.every={VALID_EVERY * nodes_factor}",
                           f"valid.final_every={FINAL_EVERY * nodes_factor}",
                           f"valid.final_fraction={FINAL_FRACTION}", "valid.test_at_end=true",
-                          "train.checkpoint_every=500"]
+                          "train.checkpoint_every=500", f"train.log_every={LOG_EVERY}"]
 
 
 def main_name(method, S, seed):

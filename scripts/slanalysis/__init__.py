@@ -10,7 +10,8 @@ cycle; tests/scripts/analysis/test_imports.py reads this list and enforces both)
   clock                                      RunClock: the virtual clock of one run
   variants targets references bootstrap      seed variants, targets, baselines, resampling
   hits convergence                           where a variant reaches a target; the S vs 2S check
-  claims_v1 claims_v2 maps summary           the tables (markdown)
+  claims_v1 claims_v2 maps summary           the tables (markdown); the clock validation
+  clock_validation
   target_sweep virtual_time                  speed-up vs target (v3); virtual time of rows
   curves map_figure target_figure            figures (matplotlib passed in; imported lazily)
   commands/* __main__                        command lines (scripts/*.py, scripts/analyze.py)

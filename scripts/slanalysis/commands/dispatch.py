@@ -12,6 +12,8 @@ COMMANDS = {
     "bytes-report": ("bytes_report", "bytes, divergence and modeled time from log.jsonl"),
     "speedup-vs-target": ("speedup_target", "v3: speed-up against the target with bootstrap "
                                             "intervals over seeds, and its figures"),
+    "clock-validation": ("clock_validation", "issue 29: measured communication over a "
+                                             "rate-limited link against the ring model, fitted"),
     "convergence": ("convergence", "v3: 4-node dense at S vs 2S (dev CE within 2%, test BLEU "
                                    "within 1.0)"),
 }

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# scripts/netem-cluster.sh (issue 29): it leaves no namespace, qdisc or process behind after
+# success, failure or SIGINT, refuses bad input, and 2 MPI ranks over its 100 Mbit/s loopback
+# communicate as the clock model says: measured comm_min_s per step within +-35% of
+# t = X*8/(eta B) + Y o, with eta and o fitted in results/clock/validation.json (the tolerance
+# is wider than the validation's 20% because CI machines differ and the run is short).
+# Skips (77) without root, ip, tc or namespaces.   Usage: netem_cluster_test.sh RUN_EXPERIMENT
+set -u
+bin=$1
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+script=$repo/scripts/netem-cluster.sh
+[[ $(id -u) == 0 ]] || { echo "SKIP: not root (network namespaces need it)"; exit 77; }
+for t in ip tc mpiexec; do command -v $t >/dev/null || { echo "SKIP: $t not found"; exit 77; }; done
+ip netns add sl-netem-probe-$$ 2>/dev/null || { echo "SKIP: cannot create network namespaces here"; exit 77; }
+ip netns del sl-netem-probe-$$
+fail() { echo "FAIL: $*"; exit 1; }
+
+# bad input: exit 2, nothing created
+"$script" --rate fast -- true 2>/dev/null; [[ $? == 2 ]] || fail "--rate fast was accepted"
+"$script" --rate 1gbit 2>/dev/null; [[ $? == 2 ]] || fail "a missing command was accepted"
+
+# success and failure: the command's exit code, nothing left
+left() { ip netns list | grep -w "sl-netem-$1"; }
+"$script" --rate 1gbit -- true 2>/dev/null & pid=$!
+wait $pid || fail "true failed inside the namespace"
+[[ -z $(left $pid) ]] || fail "success left the namespace sl-netem-$pid"
+"$script" --rate 1gbit -- sh -c 'exit 7' 2>/dev/null & pid=$!
+wait $pid; rc=$?
+[[ $rc == 7 ]] || fail "exit code 7 came back as $rc"
+[[ -z $(left $pid) ]] || fail "failure left the namespace sl-netem-$pid"
+
+# SIGINT while the command runs (as Ctrl-C: job control on, so the background script does not
+# ignore SIGINT as a non-interactive shell's background jobs do): exit 130, the namespace and
+# its processes gone
+marker=sl-netem-test-sleep-$$
+set -m
+"$script" --rate 1gbit -- bash -c "exec -a $marker sleep 60" 2>/dev/null &
+pid=$!
+set +m
+for _ in $(seq 50); do [[ -n $(left $pid) ]] && pgrep -f "$marker" >/dev/null && break; sleep 0.1; done
+[[ -n $(left $pid) ]] || fail "the namespace never appeared"
+kill -INT $pid
+wait $pid; rc=$?
+[[ $rc == 130 ]] || fail "SIGINT: exit code $rc, want 130"
+[[ -z $(left $pid) ]] || fail "SIGINT left the namespace"
+sleep 0.5
+pgrep -f "$marker" >/dev/null && fail "SIGINT left the command running"
+
+# 2 ranks, 100 Mbit/s: the measured communication tracks the fitted model
+work=$(mktemp -d /tmp/netem-test.XXXXXX); trap 'rm -rf "$work"' EXIT
+cd "$repo"
+"$script" --rate 100mbit --counters "$work/counters.json" -- mpiexec -n 2 "$bin" \
+  --config configs/tiny/dense.json --output-dir "$work/run" --no-progress \
+  --set cluster.backend=mpi --set cluster.nodes=2 --set train.max_steps=14 --set train.log_every=1 \
+  --set train.checkpoint_every=0 --set valid.test_at_end=false --set model.d_model=64 \
+  --set model.ff=256 --set 'distributed.network={"bandwidth_gbps": 0.05, "latency_us": 0}' \
+  >"$work/out.txt" 2>&1 || { tail -5 "$work/out.txt"; fail "the MPI run failed"; }
+PYTHONPATH=$repo/scripts python3 - "$work" "$repo/results/clock/validation.json" <<'PY' || exit 1
+import json, os, sys
+from slanalysis.clock_validation import ClockRun
+work, fitted = sys.argv[1], sys.argv[2]
+os.rename(os.path.join(work, "counters.json"), os.path.join(work, "run", "counters.json"))
+run = ClockRun(os.path.join(work, "run"), note=lambda m: None)
+model = json.load(open(fitted))["model"] if os.path.isfile(fitted) else {"eta": 1.0, "overhead_s": 0.0}
+a, y, m, _ = run.means()
+pred = run.modeled(model["eta"], model["overhead_s"])
+c = run.counters
+print(f"link: {c['bytes']} bytes crossed the shaped loopback; logged ring bytes {sum(s[1] for s in run.steps) * 2:.0f}")
+print(f"comm per step: measured {m:.4f} s, model {pred:.4f} s (eta {model['eta']:.3f}, overhead {model['overhead_s'] * 1e6:.1f} us), ratio {pred / m:.2f}")
+if c["bytes"] < sum(s[1] for s in run.steps) * 2:
+    sys.exit("FAIL: fewer bytes crossed the link than the ranks sent: traffic bypassed it")
+if not 0.65 <= pred / m <= 1.35:
+    sys.exit(f"FAIL: model / measured = {pred / m:.2f}, outside +-35%")
+print("OK")
+PY
