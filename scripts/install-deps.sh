@@ -12,6 +12,7 @@ PKGS=(
   libsentencepiece-dev sentencepiece  # sub-words
   libgtest-dev zlib1g-dev             # tests, gzip corpora
   python3 python3-matplotlib python3-numpy  # plots from JSON logs
+  patchelf                            # scripts/make-gpu-bundle.sh ($ORIGIN run paths)
 )
 $SUDO apt-get update
 $SUDO apt-get install -y --no-install-recommends "${PKGS[@]}"

@@ -3,7 +3,10 @@
 // -- at 8192 target tokens (256 sentences x 32 source and 32 target tokens, no padding), on
 // the CPU or the CUDA backend. On CUDA each step is timed with CUDA events (the GPU's time)
 // and with a synchronised wall clock; TF32 off unless --tf32. One JSON line, the fields of
-// bench/gpu/torch_step.py's, for bench/gpu/run-on-gpu.sh's table.
+// bench/gpu/torch_step.py's, for bench/gpu/run-on-gpu.sh's table. On CUDA it adds the caching
+// allocator after the first step (alloc_in_use_bytes, alloc_cached_bytes, alloc_cap_bytes) and
+// the cudaMalloc / cudaFree calls made during the timed steps (raw_allocs_timed,
+// raw_frees_timed: 0 when the cache serves every step).
 //   bench_gpu_step [--device cpu|cuda] [--steps N] [--warmup N] [--tf32] [--tiny]
 //   --tiny: d 64, 2 heads, ff 128, 1+1 layers, vocab 500, 8 x 8 tokens (dry runs, CI).
 #include <algorithm>
@@ -81,8 +84,16 @@ int main(int argc, char** argv) {
 #endif
     std::vector<double> wall, gpu;
     double loss = 0;
+    std::string alloc_json;  // CUDA only
+#ifdef SL_HAVE_CUDA
+    auto* cuda = dev.is_cuda() ? &static_cast<sl::CudaDevice&>(dev) : nullptr;
+    sl::CudaDevice::AllocatorStats after_first{}, timed_start{};
+#endif
     dev.synchronize();
     for (int s = 0; s < warmup + steps; ++s) {
+#ifdef SL_HAVE_CUDA
+      if (cuda && s == warmup) timed_start = cuda->allocator_stats();
+#endif
       const double t0 = sl::wall_seconds();
 #ifdef SL_HAVE_CUDA
       if (events) events->start();
@@ -108,17 +119,33 @@ int main(int argc, char** argv) {
 #endif
       }
       loss = lv.to_host()[0] / batch.target_tokens;
+#ifdef SL_HAVE_CUDA
+      if (cuda && s == 0) after_first = cuda->allocator_stats();
+#endif
     }
+#ifdef SL_HAVE_CUDA
+    if (cuda) {
+      const sl::CudaDevice::AllocatorStats end = cuda->allocator_stats();
+      alloc_json =
+          ", \"alloc_in_use_bytes\": " + std::to_string(after_first.in_use) +
+          ", \"alloc_cached_bytes\": " + std::to_string(after_first.cached) +
+          ", \"alloc_cap_bytes\": " + std::to_string(after_first.cap) +
+          ", \"raw_allocs_timed\": " + std::to_string(end.raw_allocs - timed_start.raw_allocs) +
+          ", \"raw_frees_timed\": " + std::to_string(end.raw_frees - timed_start.raw_frees);
+    }
+#endif
     std::sort(wall.begin(), wall.end());
     std::sort(gpu.begin(), gpu.end());
     const double med = wall[wall.size() / 2];
     const double gmed = gpu.empty() ? med : gpu[gpu.size() / 2];
-    std::printf("{\"side\": \"sparselocal\", \"device\": \"%s\", \"tf32\": %s, \"params\": %zu, "
-                "\"target_tokens\": %lld, \"steps\": %d, \"median_s\": %.5f, \"best_s\": %.5f, "
-                "\"event_median_s\": %.5f, \"clock\": \"%s\", \"tgt_tok_per_s\": %.1f, \"last_loss\": %.4f}\n",
-                device.c_str(), tf32 ? "true" : "false", arena.size(),
-                static_cast<long long>(batch.target_tokens), steps, med, wall.front(), gmed,
-                gpu.empty() ? "wall" : "cuda-events", batch.target_tokens / gmed, loss);
+    std::printf(
+        "{\"side\": \"sparselocal\", \"device\": \"%s\", \"tf32\": %s, \"params\": %zu, "
+        "\"target_tokens\": %lld, \"steps\": %d, \"median_s\": %.5f, \"best_s\": %.5f, "
+        "\"event_median_s\": %.5f, \"clock\": \"%s\", \"tgt_tok_per_s\": %.1f, \"last_loss\": "
+        "%.4f%s}\n",
+        device.c_str(), tf32 ? "true" : "false", arena.size(),
+        static_cast<long long>(batch.target_tokens), steps, med, wall.front(), gmed,
+        gpu.empty() ? "wall" : "cuda-events", batch.target_tokens / gmed, loss, alloc_json.c_str());
   } catch (const std::exception& e) {
     std::fprintf(stderr, "bench_gpu_step: %s\n", e.what());
     return 1;

@@ -4,7 +4,7 @@
 from a 60k-word lexicon (so a 32k SentencePiece vocabulary can be trained), target = a fixed
 word-by-word mapping of the source with some reordering (learnable, so the loss must fall).
   make_synthetic_corpus.py OUT_DIR [--train N] [--seed S]"""
-import gzip, os, random, sys
+import gzip, itertools, os, random, sys
 
 
 def main(argv):
@@ -15,12 +15,14 @@ def main(argv):
     letters = "abcdefghijklmnoprstuvz"
     lex = sorted({"".join(rng.choice(letters) for _ in range(rng.randint(3, 9))) for _ in range(70000)})[:60000]
     tgt = {w: w[::-1] + "e" for w in lex}
-    zipf = [1.0 / (i + 1) for i in range(len(lex))]
+    # Cumulative weights once: choices(weights=...) would sum all 60k per sentence (minutes);
+    # choices(cum_weights=...) draws the same words.
+    cum = list(itertools.accumulate(1.0 / (i + 1) for i in range(len(lex))))
     os.makedirs(out, exist_ok=True)
     for split, n in (("train", n_train), ("dev", 200), ("test", 200)):
         ro, en = [], []
         for _ in range(n):
-            words = rng.choices(lex, weights=zipf, k=rng.randint(4, 30))
+            words = rng.choices(lex, cum_weights=cum, k=rng.randint(4, 30))
             t = [tgt[w] for w in words]
             for i in range(0, len(t) - 1, 3):
                 t[i], t[i + 1] = t[i + 1], t[i]

@@ -1,9 +1,13 @@
 #!/usr/bin/env python3
 """PyTorch reference for bench_gpu_step: Transformer-base (6+6, d 512, 8 heads, ff 2048,
-vocab 32k, post-norm, all embeddings tied, dropout 0.1, label smoothing 0.1, Adam) at 8192
-target tokens (256 x 32 source and target tokens), eager float32; TF32 only with --tf32
+vocab 32k, post-norm, all embeddings tied, label smoothing 0.1, Adam) at 8192 target tokens
+(256 x 32 source and target tokens), eager float32; TF32 only with --tf32
 (torch.backends.{cuda.matmul,cudnn}.allow_tf32). On CUDA each step is timed with CUDA events.
 Prints one JSON line with bench_gpu_step's fields.
+Dropout as ours (configs/paper: dropout 0.1, attention_dropout 0, relu_dropout 0): 0.1 on the
+embeddings and on each sub-layer's output before the residual add, none on the attention
+weights or after the ReLU -- nn.Transformer*Layer(dropout=p) would drop those too, so
+match_dropout() turns them off (tests/scripts/check_torch_step_dropout.py checks it).
   torch_step.py [--device cuda|cpu] [--steps N] [--warmup N] [--tf32] [--tiny]
 """
 import argparse, json, math, statistics, time
@@ -13,15 +17,40 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 
+def match_dropout(layer):
+    """Leaves dropout on the sub-layer outputs (dropout1/2/3) and removes it from the attention
+    weights (MultiheadAttention.dropout) and after the ReLU (the layer's own .dropout)."""
+    for attn in ("self_attn", "multihead_attn"):
+        if hasattr(layer, attn):
+            getattr(layer, attn).dropout = 0.0
+    layer.dropout = nn.Dropout(0.0)
+    return layer
+
+
+def dropout_sites(model):
+    """{name: p} of every place the model can drop: embeddings, nn.Dropout modules, attention."""
+    sites = {"embeddings": model.p}
+    for name, mod in model.named_modules():
+        if isinstance(mod, nn.Dropout):
+            sites[name] = mod.p
+        elif isinstance(mod, nn.MultiheadAttention):
+            sites[name + ".weights"] = mod.dropout
+    return sites
+
+
 class Transformer(nn.Module):
-    def __init__(self, V, d, heads, ff, layers, p=0.1):
+    def __init__(self, V, d, heads, ff, layers, p=0.1, like_ours=True):
         super().__init__()
         self.d, self.p = d, p
         self.emb = nn.Embedding(V, d)
         self.out_b = nn.Parameter(torch.zeros(V))
-        self.enc = nn.ModuleList(nn.TransformerEncoderLayer(d, heads, ff, p, batch_first=True)
+        fix = match_dropout if like_ours else (lambda layer: layer)
+        # layer_norm_eps: ours is 1e-6 (ops::layer_norm); PyTorch's default 1e-5
+        self.enc = nn.ModuleList(fix(nn.TransformerEncoderLayer(d, heads, ff, p, batch_first=True,
+                                                                layer_norm_eps=1e-6))
                                  for _ in range(layers))
-        self.dec = nn.ModuleList(nn.TransformerDecoderLayer(d, heads, ff, p, batch_first=True)
+        self.dec = nn.ModuleList(fix(nn.TransformerDecoderLayer(d, heads, ff, p, batch_first=True,
+                                                                layer_norm_eps=1e-6))
                                  for _ in range(layers))
         pos = torch.arange(512.0)[:, None]
         i = torch.arange(d)

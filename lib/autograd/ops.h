@@ -51,8 +51,8 @@ Var embedding(const Var& table, const Tensor& ids);
 Var softmax(const Var& a);
 Var log_softmax(const Var& a);
 Var layer_norm(const Var& x, const Var& gamma, const Var& beta, float eps = 1e-6f);
-// scores [B, H, Tq, Tk] -> softmax over Tk with keys k >= key_lengths[b] (int32 [B]) and,
-// when causal, k > q masked out.
+// scores [B, H, Tq, Tk] -> softmax over Tk with keys k >= key_lengths[b] (int32 [B]; an
+// undefined Tensor: every key is real) and, when causal, k > q masked out.
 Var attention_softmax(const Var& scores, const Tensor& key_lengths, bool causal);
 
 // ---- reductions and losses

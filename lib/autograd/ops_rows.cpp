@@ -54,7 +54,8 @@ Var layer_norm(const Var& x, const Var& gamma, const Var& beta, float eps) {
 
 Var attention_softmax(const Var& scores, const Tensor& key_lengths, bool causal) {
   const Shape& s = scores.shape();
-  if (s.rank() != 4 || key_lengths.dtype() != DType::I32 || key_lengths.numel() != s[0])
+  if (s.rank() != 4 ||
+      (key_lengths.defined() && (key_lengths.dtype() != DType::I32 || key_lengths.numel() != s[0])))
     shape_error("attention_softmax", s, key_lengths.shape());
   const int B = static_cast<int>(s[0]), H = static_cast<int>(s[1]), Tq = static_cast<int>(s[2]),
             Tk = static_cast<int>(s[3]);
@@ -62,7 +63,8 @@ Var attention_softmax(const Var& scores, const Tensor& key_lengths, bool causal)
   Device& dev = g.device();
   Tensor masked = g.empty(s), y = g.empty(s);
   masked.copy_from(scores.value());
-  dev.attention_mask(B, H, Tq, Tk, key_lengths.i32(), causal, masked.f32());
+  dev.attention_mask(B, H, Tq, Tk, key_lengths.defined() ? key_lengths.i32() : nullptr, causal,
+                     masked.f32());
   dev.softmax(B * H * Tq, Tk, masked.f32(), y.f32());
   // Masked scores were replaced by a constant: their weight is 0, and so their gradient.
   return g.op(y, scores.requires_grad(), [=, &dev](const Tensor& dy) {

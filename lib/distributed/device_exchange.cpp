@@ -6,9 +6,11 @@
 #include <string>
 
 #include "common/timer.h"
+#include "distributed/dense_exchange.h"
 #include "distributed/drop_ratio_schedule.h"
 #include "distributed/pair_encoding.h"
 #include "distributed/wire_bytes.h"
+#include "tensor/cuda/pinned_host_buffer.h"
 #include "tensor/cuda/sparsify.h"
 
 namespace sl {
@@ -32,19 +34,20 @@ struct DeviceBuffer {
 }  // namespace
 
 struct DeviceDistributedStrategy::Impl {
-  Impl(Device& dev, size_t P, bool sparse)
+  Impl(Device& dev, size_t P, bool sparse, bool dense_staging)
       : E(sparse ? P : 0),
         d_E(dev, sparse ? P * sizeof(float) : 0),
         d_G(dev, sparse ? P * sizeof(float) : 0),
         d_pairs(dev, sparse ? P * sizeof(sparsify::DevicePair) : 0),
-        d_recv(dev, sparse ? P * sizeof(sparsify::DevicePair) : 0) {}
+        d_recv(dev, sparse ? P * sizeof(sparsify::DevicePair) : 0),
+        staging(dense_staging ? P * sizeof(float) : 0) {}
   ErrorFeedback E;  // host copy of E_n (checkpoints)
   DeviceBuffer d_E, d_G, d_pairs, d_recv;
   std::unique_ptr<PairEncoding> encoding;
   std::vector<SparsePair> S, decoded;
   std::vector<uint8_t> wire;
   std::vector<std::vector<uint8_t>> received;
-  std::vector<float> host;  // dense: the buffer on its way through MPI
+  PinnedHostBuffer staging;  // dense with N > 1: the buffer on its way through MPI
 };
 
 DeviceDistributedStrategy::DeviceDistributedStrategy(const DistributedConfig& config,
@@ -55,7 +58,8 @@ DeviceDistributedStrategy::DeviceDistributedStrategy(const DistributedConfig& co
       dev_(dev),
       acct_(comm, config.network),
       averager_(config.average_every, config.average_moments),
-      impl_(std::make_unique<Impl>(dev, P, config.method == Method::Sparse)) {
+      impl_(std::make_unique<Impl>(dev, P, config.method == Method::Sparse,
+                                   config.method == Method::Dense && comm.size() > 1)) {
   if (!dev.is_cuda())
     throw std::invalid_argument("DeviceDistributedStrategy needs the CUDA device");
   if (config.combiner != CombinerKind::None && config.method != Method::Sparse)
@@ -100,11 +104,11 @@ void DeviceDistributedStrategy::exchange(float* grad, int64_t step, StepStats& s
     case Method::FedAvg:
       return combine(grad, grad);
     case Method::Dense: {
-      to_host(m.host, grad);
-      acct_.measure(stats, [&] { acct_.comm().allreduce_sum(m.host.data(), P_); });
-      from_host(grad, m.host);
-      stats.analytic_bytes_sent += analytic_allreduce_bytes(P_, N);
-      acct_.model_allreduce(stats, 4.0 * static_cast<double>(P_));
+      const size_t bytes = P_ * sizeof(float);
+      if (N > 1) dev_.synchronize();  // queued compute (the normalisation) is not communication
+      host_staged_allreduce(
+          acct_, stats, m.staging.as<float>(), P_, [&](float* h) { dev_.to_host(h, grad, bytes); },
+          [&](const float* h) { dev_.from_host(grad, h, bytes); });
       return combine(grad, grad);
     }
     case Method::Sparse:
@@ -125,6 +129,7 @@ void DeviceDistributedStrategy::exchange(float* grad, int64_t step, StepStats& s
   m.S.resize(sel.k_selected);
   if (sel.k_selected) dev_.to_host(m.S.data(), m.d_pairs.p, sel.k_selected * sizeof(SparsePair));
   m.encoding->encode(m.S, m.wire);
+  dev_.synchronize();  // kernels queued after the last read-back (E_n's update) belong here
   stats.compress_seconds += wall_seconds() - t0;
 
   acct_.measure(stats, [&] { acct_.comm().allgather_bytes(m.wire, m.received); });
@@ -142,6 +147,7 @@ void DeviceDistributedStrategy::exchange(float* grad, int64_t step, StepStats& s
     }
     max_block = std::max(max_block, m.received[r].size());
   }
+  dev_.synchronize();  // the scatter-adds are asynchronous: a host clock must wait for them
   stats.decompress_seconds += wall_seconds() - t0;
 
   float tau;

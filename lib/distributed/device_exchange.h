@@ -6,8 +6,10 @@
 //           rank-order scatter-add of G are kernels (lib/tensor/cuda/sparsify.*); only S_n's
 //           pairs go to the host (to be encoded and all-gathered) and the N received blocks
 //           come back as pairs.
-//   dense:  the buffer goes to the host for the MPI all-reduce and back (MPI here is not
-//           CUDA-aware; the buffer is what crosses, as PAPER.md's dense method sends it).
+//   dense:  with N > 1 the buffer goes through pinned host memory for the MPI all-reduce and
+//           back (MPI here is not CUDA-aware; the buffer is what crosses, as PAPER.md's dense
+//           method sends it), the two copies booked as communication; with N = 1 nothing
+//           moves (host_staged_allreduce, dense_exchange.h).
 //   fedavg: nothing crosses.
 //   combiners (sum, partial, error) run on the device in the CPU's element order.
 //   averaging (every K steps): params (and moments) go to the host for the all-reduce.

@@ -43,10 +43,17 @@ class Pairs32Encoding : public PairWalkingEncoding<Pairs32Encoding> {
     if (bytes.size() % sizeof(SparsePair) != 0)
       malformed(name(), "size " + std::to_string(bytes.size()) + " is not a multiple of 8");
     const size_t k = bytes.size() / sizeof(SparsePair);
+    int64_t prev = -1;
     for (size_t j = 0; j < k; ++j) {
       SparsePair p;
       std::memcpy(&p, bytes.data() + j * sizeof p, sizeof p);
       if (p.index >= P) malformed(name(), "index " + std::to_string(p.index) + " >= P");
+      // Distinct indices are what the device's scatter-add (one thread per pair, no atomics)
+      // needs; every sender emits them in increasing order, so that is what is checked.
+      if (static_cast<int64_t>(p.index) <= prev)
+        malformed(name(), "pair " + std::to_string(j) + " has index " + std::to_string(p.index) +
+                              ", not above the previous " + std::to_string(prev));
+      prev = p.index;
       f(p);
     }
   }

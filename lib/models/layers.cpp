@@ -58,11 +58,6 @@ Tensor sinusoidal_positions(Device& dev, int start, int length, int dim) {
   return Tensor::from_host(dev, Shape{length, dim}, v);
 }
 
-Tensor filled_ids(Device& dev, const Shape& shape, int32_t value) {
-  return Tensor::from_host_ids(dev, shape,
-                               std::vector<int32_t>(static_cast<size_t>(shape.numel()), value));
-}
-
 Tensor select_rows(const Tensor& t, const std::vector<int32_t>& rows) {
   const Shape& s = t.shape();
   if (s.rank() < 1) throw std::invalid_argument("select_rows: scalar tensor");

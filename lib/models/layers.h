@@ -62,14 +62,12 @@ Var apply_layer_norm(ParameterVars& p, const LayerNormParams& n, const Var& x);
 // PE(pos, 2i) = sin(pos / 10000^(2i/dim)), PE(pos, 2i+1) = cos(same angle).
 Tensor sinusoidal_positions(Device& dev, int start, int length, int dim);
 
-// An int32 tensor of `shape` filled with `value` (key lengths, row indices).
-Tensor filled_ids(Device& dev, const Shape& shape, int32_t value);
-
 // Rows `rows` of t along its first axis, in that order (duplicates allowed): the hypothesis
 // selection of beam search. Works for float32 and int32 tensors.
 Tensor select_rows(const Tensor& t, const std::vector<int32_t>& rows);
 
-// Host copy of an int32 tensor of sentence lengths, checked against [1, max_len].
+// Host copy of an int32 tensor of sentence lengths, checked against [1, max_len]; read from the
+// copy the tensor kept at upload when it has one (no device round trip).
 std::vector<int32_t> host_lengths(const Tensor& lengths, int max_len);
 
 }  // namespace sl

@@ -20,7 +20,7 @@ struct RnnModel::State final : DecoderState {
 
 std::unique_ptr<DecoderState> RnnModel::start(const ParameterArena& arena, const Tensor& src,
                                               const Tensor& src_lengths) const {
-  const std::vector<int32_t> lengths = host_lengths(src_lengths, static_cast<int>(src.shape()[1]));
+  const Lengths lengths = lengths_of(src_lengths, static_cast<int>(src.shape()[1]));
   Graph g(arena.device(), /*dropout_enabled=*/false, 0);
   ParameterVars p(g, arena);
   Var states = encoder(p, src, lengths);

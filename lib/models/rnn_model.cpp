@@ -41,8 +41,12 @@ void RnnModel::declare(ParameterArena& arena) {
   deep_output_ = declare_linear(plan_, arena, "decoder/deep_output", D + C + E, E);
 }
 
-Var RnnModel::run_gru(ParameterVars& p, const Gru& gru, const Var& x,
-                      const std::vector<int32_t>& lengths, bool reverse) const {
+RnnModel::Lengths RnnModel::lengths_of(const Tensor& src_lengths, int S) {
+  return {src_lengths, host_lengths(src_lengths, S)};
+}
+
+Var RnnModel::run_gru(ParameterVars& p, const Gru& gru, const Var& x, const Lengths& lengths,
+                      bool reverse) const {
   Graph& g = p.graph();
   const int B = static_cast<int>(x.shape()[0]), S = static_cast<int>(x.shape()[1]);
   const int64_t H = gru.dim;
@@ -50,21 +54,21 @@ Var RnnModel::run_gru(ParameterVars& p, const Gru& gru, const Var& x,
   Var h = g.constant(g.zeros(Shape{B, H}));
   ops::StepProducts hidden = step_linear(p, gru.hidden);
   std::vector<Var> outputs(static_cast<size_t>(S));
-  std::vector<float> mask(static_cast<size_t>(B));
   for (int i = 0; i < S; ++i) {
     const int t = reverse ? S - 1 - i : i;
     int live = 0;
-    for (int b = 0; b < B; ++b) {
-      mask[b] = t < lengths[b] ? 1.0f : 0.0f;
-      live += t < lengths[b];
-    }
+    for (int b = 0; b < B; ++b) live += t < lengths.host[b];
     // Rows past their length keep their state: forward rows carry their last real state,
     // backward rows stay at the initial state until their last real token.
     if (live > 0) {
       Var xw_t = ops::reshape(ops::slice(xw, 1, t, 1), Shape{B, 3 * H});
       Var h_new = ops::gru_cell(xw_t, hidden(h), h);
-      h = live == B ? h_new
-                    : ops::blend_rows(Tensor::from_host(g.device(), Shape{B}, mask), h_new, h);
+      if (live < B) {
+        Tensor mask = Tensor::empty(g.device(), Shape{B});  // 1 for rows with t < length
+        g.device().length_mask(B, 1, t, lengths.device.i32(), false, mask.f32());
+        h_new = ops::blend_rows(mask, h_new, h);
+      }
+      h = h_new;
     }
     outputs[static_cast<size_t>(t)] = ops::reshape(h, Shape{B, 1, H});
   }
@@ -77,8 +81,7 @@ Var RnnModel::embed(ParameterVars& p, int table, const Tensor& ids) const {
   return ops::scale(rows, static_cast<float>(std::sqrt(static_cast<double>(cfg_.emb_dim))));
 }
 
-Var RnnModel::encoder(ParameterVars& p, const Tensor& src,
-                      const std::vector<int32_t>& lengths) const {
+Var RnnModel::encoder(ParameterVars& p, const Tensor& src, const Lengths& lengths) const {
   Var emb = ops::dropout(embed(p, src_embedding_, src), cfg_.dropout);
   Var states = ops::concat({run_gru(p, enc_forward_, emb, lengths, false),
                             run_gru(p, enc_backward_, emb, lengths, true)},
@@ -93,15 +96,13 @@ RnnModel::Memory RnnModel::memory(ParameterVars& p, const Var& states,
   return {states, apply_linear(p, att_keys_, states), lengths};
 }
 
-Var RnnModel::initial_state(ParameterVars& p, const Var& states,
-                            const std::vector<int32_t>& lengths) const {
+Var RnnModel::initial_state(ParameterVars& p, const Var& states, const Lengths& lengths) const {
   // Mean over real positions as a product with per-sentence weights 1/len (0 on padding).
   const int B = static_cast<int>(states.shape()[0]), S = static_cast<int>(states.shape()[1]);
-  std::vector<float> w(static_cast<size_t>(B) * S, 0.0f);
-  for (int b = 0; b < B; ++b)
-    for (int s = 0; s < lengths[b]; ++s) w[static_cast<size_t>(b) * S + s] = 1.0f / lengths[b];
   Graph& g = p.graph();
-  Var mean = ops::bmm(g.constant(Tensor::from_host(g.device(), Shape{B, 1, S}, w)), states);
+  Tensor w = Tensor::empty(g.device(), Shape{B, 1, S});
+  g.device().length_mask(B, S, 0, lengths.device.i32(), /*mean=*/true, w.f32());
+  Var mean = ops::bmm(g.constant(w), states);
   return ops::tanh(apply_linear(p, init_, ops::reshape(mean, Shape{B, context_dim()})));
 }
 
@@ -139,12 +140,12 @@ Var RnnModel::output_logits(ParameterVars& p, const Var& features) const {
 Var RnnModel::encode(Graph& g, const ParameterArena& arena, const Tensor& src,
                      const Tensor& src_lengths) const {
   ParameterVars p(g, arena);
-  return encoder(p, src, host_lengths(src_lengths, static_cast<int>(src.shape()[1])));
+  return encoder(p, src, lengths_of(src_lengths, static_cast<int>(src.shape()[1])));
 }
 
 Var RnnModel::logits(Graph& g, const ParameterArena& arena, const ModelBatch& batch) const {
   ParameterVars p(g, arena);
-  const std::vector<int32_t> lengths = host_lengths(batch.src_lengths, batch.S);
+  const Lengths lengths = lengths_of(batch.src_lengths, batch.S);
   Var states = encoder(p, batch.src, lengths);
   const Memory m = memory(p, states, batch.src_lengths);
   Var s = initial_state(p, states, lengths);

@@ -62,15 +62,24 @@ class RnnModel final : public Seq2SeqModel {
   DecoderProducts decoder_products(ParameterVars& p) const;
   struct State;
 
+  // Source lengths twice: on the device (the masks are built there, so no upload waits for
+  // the queued work mid-forward) and on the host (the time-step loop's bounds), read from the
+  // copy the tensor kept at upload.
+  struct Lengths {
+    Tensor device;
+    std::vector<int32_t> host;
+  };
+  static Lengths lengths_of(const Tensor& src_lengths, int S);
+
   Gru declare_gru(ParameterArena& arena, const std::string& name, int in, int dim);
   // Runs a GRU over x [B, S, in]; rows stop updating at their length. -> [B, S, dim]
-  Var run_gru(ParameterVars& p, const Gru& gru, const Var& x, const std::vector<int32_t>& lengths,
+  Var run_gru(ParameterVars& p, const Gru& gru, const Var& x, const Lengths& lengths,
               bool reverse) const;
-  Var encoder(ParameterVars& p, const Tensor& src, const std::vector<int32_t>& lengths) const;
+  Var encoder(ParameterVars& p, const Tensor& src, const Lengths& lengths) const;
   // Rows of an embedding table for ids, times sqrt(emb_dim) when cfg_.scale_embeddings.
   Var embed(ParameterVars& p, int table, const Tensor& ids) const;
   Memory memory(ParameterVars& p, const Var& states, const Tensor& lengths) const;
-  Var initial_state(ParameterVars& p, const Var& states, const std::vector<int32_t>& lengths) const;
+  Var initial_state(ParameterVars& p, const Var& states, const Lengths& lengths) const;
   Var attend(ParameterVars& p, ops::StepProducts& query_projection, const Var& query,
              const Memory& m) const;
   // One cGRU step from the projected previous embedding xw1 [B, 3 dec_dim].

@@ -46,10 +46,9 @@ Tensor TransformerModel::step(DecoderState& base, const std::vector<int32_t>& pr
   ParameterVars p(g, *s.arena);
   Tensor ids = Tensor::from_host_ids(g.device(), Shape{s.n_rows, 1}, prev_tokens);
   Var x = embed(p, tgt_embedding_, ids, s.position);
-  Tensor self_lengths = filled_ids(g.device(), Shape{s.n_rows}, s.position + 1);
   for (size_t i = 0; i < decoder_layers_.size(); ++i) {
     KeyValues cross{g.constant(s.cross_k[i]), g.constant(s.cross_v[i])};
-    x = decoder_layer(p, decoder_layers_[i], x, cross, s.src_lengths, self_lengths, &s.self[i]);
+    x = decoder_layer(p, decoder_layers_[i], x, cross, s.src_lengths, &s.self[i]);
   }
   ++s.position;
   Var logp = ops::log_softmax(decoder_output(p, x));

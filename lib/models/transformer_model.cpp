@@ -91,8 +91,15 @@ Var TransformerModel::embed(ParameterVars& p, int table, const Tensor& ids,
                                 std::to_string(cfg_.max_length));
   Graph& g = p.graph();
   Var e = ops::scale(ops::embedding(p[table], ids), std::sqrt(static_cast<float>(cfg_.d_model)));
-  e = ops::add(e, g.constant(sinusoidal_positions(g.device(), first_position, T, cfg_.d_model)));
+  e = ops::add(e, g.constant(positions(g.device(), first_position, T)));
   return ops::dropout(e, cfg_.dropout);
+}
+
+Tensor TransformerModel::positions(Device& dev, int first, int T) const {
+  std::lock_guard<std::mutex> lock(positions_mu_);
+  if (!positions_.defined() || &positions_.device() != &dev)
+    positions_ = sinusoidal_positions(dev, 0, cfg_.max_length, cfg_.d_model);
+  return positions_.slice_view(static_cast<int64_t>(first) * cfg_.d_model, Shape{T, cfg_.d_model});
 }
 
 TransformerModel::KeyValues TransformerModel::project_kv(ParameterVars& p, const Attention& a,
@@ -141,7 +148,7 @@ Var TransformerModel::encoder(ParameterVars& p, const Tensor& src,
 
 Var TransformerModel::decoder_layer(ParameterVars& p, const DecoderLayer& l, Var x,
                                     const KeyValues& cross, const Tensor& src_lengths,
-                                    const Tensor& self_lengths, SelfCache* cache) const {
+                                    SelfCache* cache) const {
   Graph& g = p.graph();
   Var h = sublayer_input(p, l.self_norm, x);
   KeyValues self = project_kv(p, l.self, h);
@@ -153,9 +160,10 @@ Var TransformerModel::decoder_layer(ParameterVars& p, const DecoderLayer& l, Var
     cache->k = self.k.value();
     cache->v = self.v.value();
   }
-  // With a cache the single query may see every key so far: no causal mask.
-  x = sublayer_output(p, l.self_norm, x,
-                      attend(p, l.self, h, self, self_lengths, cache == nullptr));
+  // Every self-attention key is real (no key lengths: nothing to upload): in training, target
+  // padding follows the real tokens, so the causal mask alone keeps real positions from
+  // seeing it; with a cache the single query may see every key so far (no causal mask).
+  x = sublayer_output(p, l.self_norm, x, attend(p, l.self, h, self, Tensor(), cache == nullptr));
   h = sublayer_input(p, l.cross_norm, x);
   x = sublayer_output(p, l.cross_norm, x, attend(p, l.cross, h, cross, src_lengths, false));
   h = sublayer_input(p, l.ffn_norm, x);
@@ -176,13 +184,9 @@ Var TransformerModel::encode(Graph& g, const ParameterArena& arena, const Tensor
 Var TransformerModel::logits(Graph& g, const ParameterArena& arena, const ModelBatch& batch) const {
   ParameterVars p(g, arena);
   Var enc = encoder(p, batch.src, batch.src_lengths);
-  // Target padding follows the real tokens, so the causal mask alone keeps real positions
-  // from seeing it; every key length is T.
-  Tensor self_lengths = filled_ids(g.device(), Shape{batch.B}, batch.T);
   Var x = embed(p, tgt_embedding_, batch.tgt_in, 0);
   for (const DecoderLayer& l : decoder_layers_)
-    x = decoder_layer(p, l, x, project_kv(p, l.cross, enc), batch.src_lengths, self_lengths,
-                      nullptr);
+    x = decoder_layer(p, l, x, project_kv(p, l.cross, enc), batch.src_lengths, nullptr);
   return decoder_output(p, x);
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -67,6 +68,10 @@ class TransformerModel final : public Seq2SeqModel {
   FeedForward declare_feed_forward(ParameterArena& arena, const std::string& name);
 
   Var embed(ParameterVars& p, int table, const Tensor& ids, int first_position) const;
+  // Rows [first, first + T) of the sinusoidal table, a view of one [max_length, d_model] table
+  // made once per device: computing and uploading the rows every forward made the forward
+  // wait (an upload from pageable memory waits for all queued GPU work).
+  Tensor positions(Device& dev, int first, int T) const;
   Var encoder(ParameterVars& p, const Tensor& src, const Tensor& src_lengths) const;
   KeyValues project_kv(ParameterVars& p, const Attention& a, const Var& x) const;
   Var attend(ParameterVars& p, const Attention& a, const Var& x, const KeyValues& kv,
@@ -77,7 +82,7 @@ class TransformerModel final : public Seq2SeqModel {
   // Training: cache == nullptr and a causal mask over the whole target. Decoding: x is the
   // newest position only and its keys/values are appended to *cache.
   Var decoder_layer(ParameterVars& p, const DecoderLayer& l, Var x, const KeyValues& cross,
-                    const Tensor& src_lengths, const Tensor& self_lengths, SelfCache* cache) const;
+                    const Tensor& src_lengths, SelfCache* cache) const;
   Var decoder_output(ParameterVars& p, const Var& x) const;  // final norm + logits
 
   int vocab_;
@@ -86,6 +91,8 @@ class TransformerModel final : public Seq2SeqModel {
   LayerNormParams encoder_norm_, decoder_norm_;  // pre-norm only
   std::vector<EncoderLayer> encoder_layers_;
   std::vector<DecoderLayer> decoder_layers_;
+  mutable std::mutex positions_mu_;  // a model may be used from several threads
+  mutable Tensor positions_;         // see positions()
 };
 
 }  // namespace sl

@@ -25,9 +25,11 @@ void* CachingAllocator::allocate(size_t bytes) {
     cached_ -= size;
   } else {
     p = raw_alloc_(size);
+    ++raw_allocs_;
     if (!p) {
       free_cached_locked();
       p = raw_alloc_(size);
+      ++raw_allocs_;
     }
     if (!p)
       throw std::runtime_error(what_ + ": allocation of " + std::to_string(size) + " bytes failed; " +
@@ -48,6 +50,7 @@ void CachingAllocator::release(void* p) {
   live_.erase(it);
   if (cached_ + size > max_cached_) {
     raw_free_(p);
+    ++raw_frees_;
     return;
   }
   free_[size].push_back(p);
@@ -61,7 +64,10 @@ void CachingAllocator::empty_cache() {
 
 void CachingAllocator::free_cached_locked() {
   for (auto& [size, blocks] : free_)
-    for (void* p : blocks) raw_free_(p);
+    for (void* p : blocks) {
+      raw_free_(p);
+      ++raw_frees_;
+    }
   free_.clear();
   cached_ = 0;
 }
@@ -74,6 +80,16 @@ size_t CachingAllocator::bytes_in_use() const {
 size_t CachingAllocator::bytes_cached() const {
   std::lock_guard<std::mutex> lock(mu_);
   return cached_;
+}
+
+uint64_t CachingAllocator::raw_allocations() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return raw_allocs_;
+}
+
+uint64_t CachingAllocator::raw_frees() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return raw_frees_;
 }
 
 }  // namespace sl

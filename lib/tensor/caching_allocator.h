@@ -1,5 +1,6 @@
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -41,6 +42,12 @@ class CachingAllocator {
 
   size_t bytes_in_use() const;
   size_t bytes_cached() const;
+  size_t max_cached_bytes() const { return max_cached_; }
+  // Calls of raw_alloc / raw_free so far: in a steady training loop both stop growing once the
+  // cache holds every size class a step uses (each call is a cudaMalloc / cudaFree on a GPU,
+  // and those synchronise the device).
+  uint64_t raw_allocations() const;
+  uint64_t raw_frees() const;
 
  private:
   void free_cached_locked();
@@ -53,6 +60,7 @@ class CachingAllocator {
   std::unordered_map<void*, size_t> live_;                // block -> size class
   std::unordered_map<size_t, std::vector<void*>> free_;  // size class -> cached blocks
   size_t in_use_ = 0, cached_ = 0;
+  uint64_t raw_allocs_ = 0, raw_frees_ = 0;
 };
 
 }  // namespace sl

@@ -82,9 +82,21 @@ class Device {
                                    const float* mean, const float* rstd, const float* dy,
                                    float* dx, float* dgamma, float* dbeta) = 0;
   // scores [B, H, Tq, Tk]: key positions k >= key_lengths[b], and k > q when causal, are set
-  // to -1e9 in place (a following softmax gives them weight 0, so their gradient is 0).
+  // to -1e9 in place (a following softmax gives them weight 0, so their gradient is 0). A null
+  // key_lengths means every key is real (only the causal mask applies).
   virtual void attention_mask(int B, int H, int Tq, int Tk, const int32_t* key_lengths,
                               bool causal, float* scores) = 0;
+  // y [B, S]: y[b, s] = offset + s < lengths[b] ? (mean ? 1.0f / lengths[b] : 1) : 0. Padding
+  // masks (S = 1, offset t: the rows still inside their sentence at step t) and per-sentence
+  // mean weights (offset 0, mean), from lengths already on the device: no upload mid-forward.
+  virtual void length_mask(int B, int S, int offset, const int32_t* lengths, bool mean,
+                           float* y) = 0;
+  // Per row r of x [rows, cols], the k (<= cols) best columns by key(c) = offsets[r] + x[r, c]
+  // (x[r, c] when offsets is null), in float, best first: key descending, then column
+  // ascending; NaN keys rank below every number. values / indices [rows, k] get the keys and
+  // the columns. Decoding's greedy / beam choice on the device: only k values per row return.
+  virtual void row_top_k(int rows, int cols, const float* x, const float* offsets, int k,
+                         float* values, int32_t* indices) = 0;
 
   // ---- fused training kernels
   // mask[i] = (u(seed, stream, i) >= p) ? 1/(1-p) : 0   with sl::counter_uniform

@@ -1,5 +1,7 @@
 #include "tensor/profiling_device.h"
 
+#include <type_traits>
+
 #include "common/timer.h"
 
 namespace sl {
@@ -30,22 +32,28 @@ void ProfilingDevice::reset() {
 
 template <class F>
 auto ProfilingDevice::timed(Category c, const char* kernel, F&& f) -> decltype(f()) {
-  struct Book {
-    ProfilingDevice& d;
-    Category c;
-    const char* kernel;
-    double t0 = d.now();
-    ~Book() {
-      if (d.inner_.is_cuda()) d.inner_.synchronize();
-      const double dt = d.now() - t0;
-      d.buckets_[c].seconds += dt;
-      ++d.buckets_[c].calls;
-      Bucket& k = d.kernels_[kernel];
-      k.seconds += dt;
-      ++k.calls;
-    }
-  } book{*this, c, kernel};
-  return f();
+  // The booking happens on the normal path only, never in a destructor: on CUDA it first waits
+  // for the kernel (synchronize), which can throw -- from a destructor that would be
+  // std::terminate, and during unwinding of an exception from f() too. A call that throws
+  // is not booked; its exception (or the synchronize's) reaches the caller.
+  const double t0 = now();
+  auto book = [&] {
+    if (inner_.is_cuda()) inner_.synchronize();
+    const double dt = now() - t0;
+    buckets_[c].seconds += dt;
+    ++buckets_[c].calls;
+    Bucket& k = kernels_[kernel];
+    k.seconds += dt;
+    ++k.calls;
+  };
+  if constexpr (std::is_void_v<decltype(f())>) {
+    f();
+    book();
+  } else {
+    auto result = f();
+    book();
+    return result;
+  }
 }
 
 void* ProfilingDevice::alloc(size_t bytes) {
@@ -188,6 +196,17 @@ void ProfilingDevice::layer_norm_backward(int rows, int cols, const float* x, co
   timed(kLayerNorm, "layer_norm_backward", [&] {
     inner_.layer_norm_backward(rows, cols, x, gamma, mean, rstd, dy, dx, dgamma, dbeta);
   });
+}
+
+void ProfilingDevice::length_mask(int B, int S, int offset, const int32_t* lengths, bool mean,
+                                  float* y) {
+  timed(kSoftmaxMask, "length_mask", [&] { inner_.length_mask(B, S, offset, lengths, mean, y); });
+}
+
+void ProfilingDevice::row_top_k(int rows, int cols, const float* x, const float* offsets, int k,
+                                float* values, int32_t* indices) {
+  timed(kLogSoftmax, "row_top_k",
+        [&] { inner_.row_top_k(rows, cols, x, offsets, k, values, indices); });
 }
 
 void ProfilingDevice::attention_mask(int B, int H, int Tq, int Tk, const int32_t* key_lengths,

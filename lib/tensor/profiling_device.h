@@ -41,6 +41,10 @@ class ProfilingDevice : public Device {
   // when simulated nodes share cores: another node's time slice is not this kernel's).
   explicit ProfilingDevice(Device& inner, bool thread_cpu_time = false)
       : inner_(inner), thread_cpu_time_(thread_cpu_time) {}
+  // Not copyable: ProfilingDevice(other_profiling_device) would pick the copy constructor and
+  // wrap other's inner device instead of other.
+  ProfilingDevice(const ProfilingDevice&) = delete;
+  ProfilingDevice& operator=(const ProfilingDevice&) = delete;
   static const char* category_name(Category c);
   const std::array<Bucket, kCategoryCount>& buckets() const { return buckets_; }
   // The same time by Device method (gemm, axpby, dropout_mask, ...), finer than categories.
@@ -95,6 +99,9 @@ class ProfilingDevice : public Device {
                            float* dgamma, float* dbeta) override;
   void attention_mask(int B, int H, int Tq, int Tk, const int32_t* key_lengths, bool causal,
                       float* scores) override;
+  void length_mask(int B, int S, int offset, const int32_t* lengths, bool mean, float* y) override;
+  void row_top_k(int rows, int cols, const float* x, const float* offsets, int k, float* values,
+                 int32_t* indices) override;
   void dropout_mask(size_t n, float p, uint64_t seed, uint64_t stream, float* mask) override;
   void cross_entropy(int R, int V, const float* logits, const int32_t* targets, int pad_id,
                      float smoothing, float* loss, float* probs) override;

@@ -40,7 +40,8 @@ Tensor Tensor::from_host_ids(Device& dev, const Shape& shape, const std::vector<
   dev.from_host(t.i32(), ids.data(), ids.size() * sizeof(int32_t));
   if (t.buffer_ && !ids.empty()) {
     const auto mm = std::minmax_element(ids.begin(), ids.end());
-    t.buffer_->set_id_range(*mm.first, *mm.second);
+    t.buffer_->remember_host_ids(std::make_shared<const std::vector<int32_t>>(ids), *mm.first,
+                                 *mm.second);
   }
   return t;
 }
@@ -79,6 +80,10 @@ std::vector<float> Tensor::to_host() const {
 }
 
 std::vector<int32_t> Tensor::to_host_ids() const {
+  const std::vector<int32_t>* kept =
+      buffer_ && dtype_ == DType::I32 ? buffer_->host_ids() : nullptr;
+  if (kept && offset_ + numel() <= static_cast<int64_t>(kept->size()))
+    return std::vector<int32_t>(kept->begin() + offset_, kept->begin() + offset_ + numel());
   std::vector<int32_t> v(static_cast<size_t>(numel()));
   if (!v.empty()) device().to_host(v.data(), i32(), v.size() * sizeof(int32_t));
   return v;

@@ -25,22 +25,28 @@ class Buffer {
   size_t bytes() const { return bytes_; }
   Device& device() const { return dev_; }
 
-  // [min, max] of the int32 ids this buffer received from the host (Tensor::from_host_ids),
-  // so a consumer on a GPU (ops::embedding) can range-check them without a device round
-  // trip. Forgotten by Tensor::copy_from/fill; code writing ids through i32() directly
-  // must call forget_id_range().
-  void set_id_range(int32_t lo, int32_t hi) {
+  // The int32 ids this buffer received from the host (Tensor::from_host_ids) and their
+  // [min, max], so a consumer on a GPU can range-check them (ops::embedding) or read them
+  // (sentence lengths) without a device round trip, which would wait for all queued work.
+  // Forgotten by Tensor::copy_from/fill; code writing ids through i32() directly must call
+  // forget_id_range().
+  void remember_host_ids(std::shared_ptr<const std::vector<int32_t>> ids, int32_t lo, int32_t hi) {
+    host_ids_ = std::move(ids);
     id_lo_ = lo;
     id_hi_ = hi;
     has_id_range_ = true;
   }
-  void forget_id_range() { has_id_range_ = false; }
+  void forget_id_range() {
+    has_id_range_ = false;
+    host_ids_.reset();
+  }
   bool id_range(int32_t* lo, int32_t* hi) const {
     if (!has_id_range_) return false;
     *lo = id_lo_;
     *hi = id_hi_;
     return true;
   }
+  const std::vector<int32_t>* host_ids() const { return host_ids_.get(); }
 
  private:
   Device& dev_;
@@ -48,6 +54,7 @@ class Buffer {
   void* ptr_;
   bool has_id_range_ = false;
   int32_t id_lo_ = 0, id_hi_ = -1;
+  std::shared_ptr<const std::vector<int32_t>> host_ids_;
 };
 
 // A contiguous row-major float32 or int32 tensor: a buffer, an element offset and a shape.
@@ -77,6 +84,7 @@ class Tensor {
   bool host_id_range(int32_t* lo, int32_t* hi) const { return buffer_ && buffer_->id_range(lo, hi); }
 
   std::vector<float> to_host() const;
+  // From the host copy kept at upload when there is one (no device access), else the device.
   std::vector<int32_t> to_host_ids() const;
   void copy_from(const Tensor& other);  // same numel, any devices
   void fill(float v);

@@ -164,5 +164,17 @@ TEST(CachedBlockSize, CoversTheRequestWithAtMostAQuarterWaste) {
   EXPECT_EQ(cached_block_size(size_t(3) << 30), size_t(3) << 30);
 }
 
+TEST(CudaCacheCap, SevenEighthsOfTheFreeMemoryNotAFixedSixteenGiB) {
+  const size_t GiB = size_t(1) << 30;
+  // An H100 (80 GB) with ~79 GiB free: the cache may keep ~69 GiB, far above the old fixed
+  // 16 GiB that a Transformer-base step's temporaries could exceed.
+  EXPECT_EQ(79 * GiB / 8 * 7, cuda_cache_cap(79 * GiB));
+  EXPECT_GT(cuda_cache_cap(79 * GiB), 16 * GiB);
+  // A small or busy card: never more than what was free.
+  for (size_t free_bytes : {size_t(0), size_t(1), 3 * GiB, 139 * GiB})
+    EXPECT_LE(cuda_cache_cap(free_bytes), free_bytes);
+  EXPECT_EQ(3 * GiB / 8 * 7, cuda_cache_cap(3 * GiB));
+}
+
 }  // namespace
 }  // namespace sl

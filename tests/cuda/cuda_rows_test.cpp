@@ -58,6 +58,52 @@ TEST_F(CudaRows, SoftmaxInPlaceAndMaskedScores) {
   }
 }
 
+TEST_F(CudaRows, LengthMaskIsBitIdentical) {
+  const std::vector<int32_t> lengths = {1, 7, 3, 12, 5};
+  const int B = 5;
+  for (int S : {1, 12}) {
+    for (int offset : {0, 4, 11}) {
+      for (bool mean : {false, true}) {
+        Pair len = pair_ids(lengths), y = random_pair(size_t(B) * S, 20);
+        on_both([&](Device& d, int s) { d.length_mask(B, S, offset, len.i(s), mean, y.f(s)); });
+        expect_same_bits(y, "length_mask S " + std::to_string(S) + " offset " +
+                                std::to_string(offset) + (mean ? " mean" : ""));
+      }
+    }
+  }
+}
+
+// Decoding's per-row top-k: the same columns and the same float keys (offset + x is one
+// rounding on both sides), over block-size steps, with ties, +-0, infinities and NaN.
+TEST_F(CudaRows, RowTopKIsBitIdenticalWithTiesAndNaN) {
+  for (int cols : {1, 5, 33, 129, 1000, 32000}) {
+    const int rows = 7;
+    std::vector<float> x = random_values(size_t(rows) * cols, 21, -20.0f, 0.0f);
+    for (size_t i = 0; i < x.size(); i += 7) x[i] = x[i / 2];        // repeated values
+    for (size_t i = 3; i < x.size(); i += 97) x[i] = std::nanf("");  // NaN ranks last
+    if (x.size() > 4) x[1] = 0.0f, x[2] = -0.0f, x[4] = INFINITY;
+    const std::vector<float> offsets = {0.0f, -1.5f, -3.25f, 0.0f, -1e-3f, -7.0f, -0.5f};
+    for (int k : {1, 2, 6}) {
+      if (k > cols) continue;
+      for (bool with_offsets : {false, true}) {
+        Pair xs = pair(x), off = pair(offsets);
+        Pair val = random_pair(size_t(rows) * k, 22);
+        // Kernel output: no host copy of uploaded ids (Tensor::from_host_ids keeps one).
+        const Shape ks{int64_t(rows) * k};
+        Pair idx{{Tensor::empty(dev(0), ks, DType::I32), Tensor::empty(dev(1), ks, DType::I32)}};
+        on_both([&](Device& d, int s) {
+          d.row_top_k(rows, cols, xs.f(s), with_offsets ? off.f(s) : nullptr, k, val.f(s),
+                      idx.i(s));
+        });
+        const std::string what = "row_top_k " + size_name("", rows, cols) + " k " +
+                                 std::to_string(k) + (with_offsets ? " offsets" : "");
+        expect_same_bits(val, what + " values");
+        EXPECT_EQ(idx.t[0].to_host_ids(), idx.t[1].to_host_ids()) << what << " indices";
+      }
+    }
+  }
+}
+
 TEST_F(CudaRows, LayerNormForwardAndBackward) {
   for (int cols : kWidths) {
     const int rows = 67;

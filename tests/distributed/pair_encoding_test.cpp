@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include "distributed/top_k_compressor.h"
 #include "reference_methods.h"
 
@@ -73,6 +75,16 @@ TEST(PairEncoding, RejectsMalformedBuffers) {
   std::vector<uint8_t> wire;
   p32->encode({{100, 1.0f}}, wire);
   EXPECT_THROW(p32->decode(wire, 100, out), std::runtime_error);  // index >= P
+  // Repeated or decreasing indices (the device's scatter-add needs them distinct), on both
+  // decode paths; delta-varint cannot express them.
+  for (const std::vector<SparsePair>& bad : {std::vector<SparsePair>{{5, 1.0f}, {5, 2.0f}},
+                                             std::vector<SparsePair>{{7, 1.0f}, {3, 2.0f}}}) {
+    std::vector<uint8_t> w(bad.size() * sizeof(SparsePair));
+    std::memcpy(w.data(), bad.data(), w.size());
+    EXPECT_THROW(p32->decode(w, 100, out), std::runtime_error);
+    std::vector<float> G(100, 0.0f);
+    EXPECT_THROW(p32->decode_add(w, G.data(), 100), std::runtime_error);
+  }
   EXPECT_THROW(dv->decode({0x80, 0x80}, 100, out), std::runtime_error);
   EXPECT_THROW(dv->decode({0x01, 0, 0}, 100, out), std::runtime_error);
   EXPECT_THROW(dv->encode({{5, 1.0f}, {5, 1.0f}}, wire), std::logic_error);

@@ -37,6 +37,15 @@ TEST(CachingAllocator, KeepsAtMostTheCapAndFreesTheRest) {
     EXPECT_LE(a.bytes_cached(), 3000u);
     EXPECT_EQ(g_raw_frees, 2);  // two 1024-byte blocks fit under the cap, two went back
     EXPECT_EQ(a.bytes_in_use(), 0u);
+    // Its own counts (what bench_gpu_step reports as cudaMalloc/cudaFree calls) agree.
+    EXPECT_EQ(4u, a.raw_allocations());
+    EXPECT_EQ(2u, a.raw_frees());
+    EXPECT_EQ(3000u, a.max_cached_bytes());
+    for (auto& p : b) p = a.allocate(1024);  // two from the cache, two new
+    EXPECT_EQ(6u, a.raw_allocations());
+    for (auto& p : b) a.release(p);
+    a.empty_cache();
+    EXPECT_EQ(6u, a.raw_frees());
   }
-  EXPECT_EQ(g_raw_frees, 4);  // the destructor frees the cached ones
+  EXPECT_EQ(g_raw_frees, 6);  // everything allocated went back
 }

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <stdexcept>
 #include <vector>
 
 #include "tensor/tensor.h"
@@ -46,6 +47,35 @@ TEST(ProfilingDevice, TensorsAllocatedThroughItLiveOnIt) {
     EXPECT_EQ(t.to_host(), std::vector<float>(16, 0.0f));
   }
   EXPECT_GE(prof.buckets()[ProfilingDevice::kMemory].calls, 1);
+}
+
+// A device that says it is CUDA and whose synchronize fails, as a CUDA device does once a
+// kernel faulted (the error is sticky): under --profile every call synchronises.
+class FaultedAsyncDevice : public ProfilingDevice {
+ public:
+  FaultedAsyncDevice() : ProfilingDevice(cpu_device()) {}
+  bool is_cuda() const override { return true; }
+  void synchronize() override { throw std::runtime_error("sticky fault of an earlier kernel"); }
+};
+
+TEST(ProfilingDevice, AFailingSynchronizeReachesTheCallerInsteadOfTerminating) {
+  FaultedAsyncDevice faulted;
+  ProfilingDevice prof(static_cast<Device&>(faulted));
+  std::vector<float> y(8);
+  // Booked from a destructor, this exception would call std::terminate (the test would abort).
+  EXPECT_THROW(prof.fill(y.size(), 1.0f, y.data()), std::runtime_error);
+  EXPECT_EQ(1.0f, y[7]);  // the kernel itself ran
+  EXPECT_EQ(0, prof.buckets()[ProfilingDevice::kElementwise].calls);
+}
+
+TEST(ProfilingDevice, AnExceptionOfTheCallItselfIsPassedOnUnbooked) {
+  FaultedAsyncDevice faulted;
+  ProfilingDevice prof(static_cast<Device&>(faulted));
+  int not_allocated_here = 0;
+  // release() of a foreign pointer throws logic_error; the synchronize that would follow (and
+  // throw too) must not run during the unwinding.
+  EXPECT_THROW(prof.release(&not_allocated_here), std::logic_error);
+  EXPECT_EQ(0, prof.buckets()[ProfilingDevice::kMemory].calls);
 }
 
 }  // namespace

@@ -14,16 +14,22 @@ std::vector<Hypothesis> greedy_decode(const Seq2SeqModel& model, const Parameter
   std::vector<int32_t> prev(static_cast<size_t>(batch.B), o.bos_id);
   std::unique_ptr<DecoderState> state = model.start(arena, batch.src, batch.src_lengths);
   while (!active.empty()) {
-    const std::vector<float> logp = model.step(*state, prev).to_host();
+    // The arg-max of each row on the device: one value and one index per row come back, not
+    // the [rows, V] log-probabilities (the first maximum: ties go to the lower token id).
+    const Tensor logp = model.step(*state, prev);
+    Device& dev = logp.device();
+    const int rows = static_cast<int>(active.size());
+    Tensor best_logp = Tensor::empty(dev, Shape{rows});
+    Tensor best_token = Tensor::empty(dev, Shape{rows}, DType::I32);
+    dev.row_top_k(rows, V, logp.f32(), nullptr, 1, best_logp.f32(), best_token.i32());
+    const std::vector<float> score = best_logp.to_host();
+    const std::vector<int32_t> token = best_token.to_host_ids();
     std::vector<int> next_active;
     std::vector<int32_t> keep_rows, next_prev;
     for (size_t r = 0; r < active.size(); ++r) {
-      const float* row = logp.data() + r * static_cast<size_t>(V);
-      int best = 0;
-      for (int v = 1; v < V; ++v)
-        if (row[v] > row[best]) best = v;
+      const int best = token[r];
       Hypothesis& h = out[static_cast<size_t>(active[r])];
-      h.score += row[best];
+      h.score += score[r];
       if (best == o.eos_id) {
         h.ended_with_eos = true;
         continue;

@@ -56,6 +56,9 @@ class CpuDevice final : public Device {
                            float* dgamma, float* dbeta) override;
   void attention_mask(int B, int H, int Tq, int Tk, const int32_t* key_lengths, bool causal,
                       float* scores) override;
+  void length_mask(int B, int S, int offset, const int32_t* lengths, bool mean, float* y) override;
+  void row_top_k(int rows, int cols, const float* x, const float* offsets, int k, float* values,
+                 int32_t* indices) override;
 
   void dropout_mask(size_t n, float p, uint64_t seed, uint64_t stream, float* mask) override;
   void cross_entropy(int R, int V, const float* logits, const int32_t* targets, int pad_id,

@@ -1,18 +1,22 @@
-// Last-axis kernels of the CPU backend: softmax, log-softmax, layer norm, attention masks,
-// label-smoothed cross-entropy.
+// Last-axis kernels of the CPU backend: softmax, log-softmax, layer norm, attention and
+// length masks, label-smoothed cross-entropy, decoding's per-row top-k.
 // Every row is independent; softmaxes subtract the row maximum (no overflow), layer norm
 // computes the variance in a second pass over the centred values (no cancellation). Large
 // ones split their rows over the kernel threads.
 // clang-format off (must stay the first include)
 #include "tensor/cpu/cpu_vectorize.h"  // first: sets the vectorisation options
 // clang-format on
+#include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "tensor/cpu/cpu_device.h"
 #include "tensor/cpu/cpu_math.h"
 #include "tensor/cpu/cpu_threads.h"
+#include "tensor/row_order.h"
 
 namespace sl {
 
@@ -147,13 +151,41 @@ void CpuDevice::layer_norm_backward(int rows, int cols, const float* __restrict 
 void CpuDevice::attention_mask(int B, int H, int Tq, int Tk, const int32_t* __restrict key_lengths,
                                bool causal, float* __restrict scores) {
   for (int b = 0; b < B; ++b) {
-    const int len = key_lengths[b];
+    const int len = key_lengths ? key_lengths[b] : Tk;
     for (int h = 0; h < H; ++h)
       for (int q = 0; q < Tq; ++q) {
         float* __restrict row = scores + ((static_cast<size_t>(b) * H + h) * Tq + q) * Tk;
         const int limit = causal && q + 1 < len ? q + 1 : len;  // keys [limit, Tk) are masked
         for (int k = limit < 0 ? 0 : limit; k < Tk; ++k) row[k] = -1e9f;
       }
+  }
+}
+
+void CpuDevice::length_mask(int B, int S, int offset, const int32_t* __restrict lengths, bool mean,
+                            float* __restrict y) {
+  for (int b = 0; b < B; ++b)
+    for (int s = 0; s < S; ++s)
+      y[static_cast<size_t>(b) * S + s] = length_weight(offset + s, lengths[b], mean);
+}
+
+void CpuDevice::row_top_k(int rows, int cols, const float* x, const float* offsets, int k,
+                          float* values, int32_t* indices) {
+  if (k < 0 || k > cols)
+    throw std::invalid_argument("row_top_k: k = " + std::to_string(k) + " for " +
+                                std::to_string(cols) + " columns");
+  if (k == 0) return;
+  std::vector<float> key(static_cast<size_t>(cols));
+  std::vector<int32_t> col(static_cast<size_t>(cols));
+  for (int r = 0; r < rows; ++r) {
+    const float* xr = x + static_cast<size_t>(r) * cols;
+    for (int c = 0; c < cols; ++c) key[c] = offsets ? offsets[r] + xr[c] : xr[c];
+    std::iota(col.begin(), col.end(), 0);
+    std::partial_sort(col.begin(), col.begin() + k, col.end(),
+                      [&](int32_t a, int32_t b) { return ranks_before(key[a], a, key[b], b); });
+    for (int j = 0; j < k; ++j) {
+      values[static_cast<size_t>(r) * k + j] = key[col[j]];
+      indices[static_cast<size_t>(r) * k + j] = col[j];
+    }
   }
 }
 

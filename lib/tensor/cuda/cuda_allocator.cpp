@@ -31,10 +31,9 @@ void* cuda_raw_alloc(size_t bytes) {
 void cuda_raw_free(void* p) { cudaFree(p); }  // at exit the runtime may be shutting down
 }  // namespace
 
-std::unique_ptr<CachingAllocator> make_cuda_caching_allocator() {
-  return std::make_unique<CachingAllocator>(cuda_raw_alloc, cuda_raw_free,
-                                            "CUDA cudaMalloc (out of device memory)",
-                                            size_t(16) << 30);
+std::unique_ptr<CachingAllocator> make_cuda_caching_allocator(size_t max_cached_bytes) {
+  return std::make_unique<CachingAllocator>(
+      cuda_raw_alloc, cuda_raw_free, "CUDA cudaMalloc (out of device memory)", max_cached_bytes);
 }
 
 }  // namespace sl

@@ -29,8 +29,11 @@ cublasOperation_t op(bool trans) { return trans ? CUBLAS_OP_T : CUBLAS_OP_N; }
 
 }  // namespace
 
-CudaDevice::CudaDevice(int ordinal) : memory_(make_cuda_caching_allocator()) {
+CudaDevice::CudaDevice(int ordinal) {
   check_cuda(cudaSetDevice(ordinal), "cudaSetDevice");
+  size_t free_bytes = 0, total_bytes = 0;
+  check_cuda(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
+  memory_ = make_cuda_caching_allocator(cuda_cache_cap(free_bytes));
   cudaDeviceProp prop;
   check_cuda(cudaGetDeviceProperties(&prop, ordinal), "cudaGetDeviceProperties");
   description_ = std::string(prop.name) + ", sm_" + std::to_string(prop.major) +
@@ -54,6 +57,10 @@ void CudaDevice::set_tf32(bool on) {
 
 size_t CudaDevice::bytes_in_use() const { return memory_->bytes_in_use(); }
 size_t CudaDevice::bytes_cached() const { return memory_->bytes_cached(); }
+CudaDevice::AllocatorStats CudaDevice::allocator_stats() const {
+  return {memory_->bytes_in_use(), memory_->bytes_cached(), memory_->max_cached_bytes(),
+          memory_->raw_allocations(), memory_->raw_frees()};
+}
 void CudaDevice::empty_cache() { memory_->empty_cache(); }
 
 void* CudaDevice::alloc(size_t bytes) { return memory_->allocate(bytes); }

@@ -1,4 +1,5 @@
 #pragma once
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -39,6 +40,11 @@ class CudaDevice final : public Device {
   size_t bytes_in_use() const;
   size_t bytes_cached() const;
   void empty_cache();
+  struct AllocatorStats {
+    size_t in_use, cached, cap;      // bytes; cap = cuda_cache_cap(free memory at creation)
+    uint64_t raw_allocs, raw_frees;  // cudaMalloc / cudaFree calls so far
+  };
+  AllocatorStats allocator_stats() const;
 
   void* alloc(size_t bytes) override;
   void release(void* p) override;
@@ -87,6 +93,9 @@ class CudaDevice final : public Device {
                            float* dgamma, float* dbeta) override;
   void attention_mask(int B, int H, int Tq, int Tk, const int32_t* key_lengths, bool causal,
                       float* scores) override;
+  void length_mask(int B, int S, int offset, const int32_t* lengths, bool mean, float* y) override;
+  void row_top_k(int rows, int cols, const float* x, const float* offsets, int k, float* values,
+                 int32_t* indices) override;
 
   void dropout_mask(size_t n, float p, uint64_t seed, uint64_t stream, float* mask) override;
   void cross_entropy(int R, int V, const float* logits, const int32_t* targets, int pad_id,

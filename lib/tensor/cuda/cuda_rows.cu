@@ -5,6 +5,7 @@
 #include "tensor/cuda/cuda_device.h"
 #include "tensor/cuda/cuda_kernel_util.cuh"
 #include "tensor/cuda/kernel_math.h"
+#include "tensor/row_order.h"
 
 namespace sl {
 
@@ -160,7 +161,78 @@ __global__ void attention_mask_kernel(size_t n, int H, int Tq, int Tk, const int
   }
 }
 
+__global__ void length_mask_kernel(size_t n, int S, int offset, const int32_t* lengths, bool mean,
+                                   float* y) {
+  SL_GRID_STRIDE(i, n) { y[i] = length_weight(offset + int(i % S), lengths[i / S], mean); }
+}
+
+// One block per row, k passes: each finds, block-wide, the best element that ranks after the
+// previous pass's pick (ranks_before is a strict total order, so pass j finds the j-th).
+// O(k * cols) per row: decoding's k (beam size) is small.
+__global__ void row_top_k_kernel(int cols, const float* x, const float* offsets, int k,
+                                 float* values, int32_t* indices) {
+  __shared__ float sv[1024];
+  __shared__ int sc[1024];
+  const int64_t r = blockIdx.x;
+  const float* xr = x + r * cols;
+  const float off = offsets ? offsets[r] : 0.0f;
+  float pv = 0.0f;
+  int pc = -1;  // the previous pick; none yet
+  for (int j = 0; j < k; ++j) {
+    float bv = 0.0f;
+    int bc = -1;
+    SL_ROW_LOOP(c, cols) {
+      const float v = offsets ? off + xr[c] : xr[c];
+      if (pc >= 0 && !ranks_before(pv, pc, v, c)) continue;  // picked already
+      if (bc < 0 || ranks_before(v, c, bv, bc)) {
+        bv = v;
+        bc = c;
+      }
+    }
+    sv[threadIdx.x] = bv;
+    sc[threadIdx.x] = bc;
+    __syncthreads();
+    for (int s = blockDim.x / 2; s > 0; s >>= 1) {  // blockDim is a power of two
+      if (threadIdx.x < s) {
+        const float ov = sv[threadIdx.x + s];
+        const int oc = sc[threadIdx.x + s];
+        if (oc >= 0 &&
+            (sc[threadIdx.x] < 0 || ranks_before(ov, oc, sv[threadIdx.x], sc[threadIdx.x]))) {
+          sv[threadIdx.x] = ov;
+          sc[threadIdx.x] = oc;
+        }
+      }
+      __syncthreads();
+    }
+    pv = sv[0];
+    pc = sc[0];
+    if (threadIdx.x == 0) {
+      values[r * k + j] = pv;
+      indices[r * k + j] = pc;
+    }
+    __syncthreads();  // everyone has read sv[0] before the next pass writes it
+  }
+}
+
 }  // namespace
+
+void CudaDevice::length_mask(int B, int S, int offset, const int32_t* lengths, bool mean,
+                             float* y) {
+  const size_t n = size_t(B > 0 ? B : 0) * size_t(S > 0 ? S : 0);
+  if (!n) return;
+  length_mask_kernel<<<grid_for(n), kThreads>>>(n, S, offset, lengths, mean, y);
+  check_launch("length_mask");
+}
+
+void CudaDevice::row_top_k(int rows, int cols, const float* x, const float* offsets, int k,
+                           float* values, int32_t* indices) {
+  if (k < 0 || k > cols)
+    throw std::invalid_argument("row_top_k: k = " + std::to_string(k) + " for " +
+                                std::to_string(cols) + " columns");
+  if (rows <= 0 || k == 0) return;
+  row_top_k_kernel<<<rows, row_threads(cols)>>>(cols, x, offsets, k, values, indices);
+  check_launch("row_top_k");
+}
 
 void CudaDevice::softmax(int rows, int cols, const float* x, float* y) {
   if (rows <= 0 || cols <= 0) return;
