@@ -9,6 +9,7 @@
 #include "models/seq2seq_model.h"
 #include "tensor/device_registry.h"
 #include "train/best_model.h"
+#include "train/fault_injection.h"
 #include "train/node_checkpoint.h"
 #include "train/run_lifecycle.h"
 #include "train/run_logger.h"
@@ -62,6 +63,7 @@ class NodeRun {
   std::unique_ptr<RunLogger> logger_;
   std::unique_ptr<CheckpointStore> store_;
   BestModel best_;
+  const FaultInjection faults_ = FaultInjection::from_env();
   RunTotals totals_;
   NodeOutcome outcome_;
   double wall_start_ = 0;
@@ -122,6 +124,7 @@ NodeOutcome NodeRun::run() {
     logger_->step(r, totals_, epoch, wall());
     if (lifecycle.validation_due(totals_.step)) validate();
     if (lifecycle.checkpoint_due(totals_.step)) checkpoint();
+    faults_.after_step(rank_, totals_.step);
     if (lifecycle.ends_after(r, totals_.step)) break;
   }
   outcome_.steps = totals_.step;
