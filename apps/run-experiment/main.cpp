@@ -67,12 +67,33 @@ int launcher_world_size() {
   return 1;
 }
 
+// This process's rank in the MPI job it was started in (0 when not under a launcher).
+int launcher_rank() {
+  for (const char* v : {"PMI_RANK", "OMPI_COMM_WORLD_RANK", "PMIX_RANK"})
+    if (const char* s = std::getenv(v)) return std::max(0, std::atoi(s));
+  return 0;
+}
+
+// A suite skips a complete experiment; a lock its run left when it was killed after it
+// completed (before it could release the lock) is removed here, or no later run would.
+// A lock some live process holds is left alone.
+void remove_stale_lock(const std::string& dir) {
+  if (launcher_rank() != 0 || !exists(dir + "/" + sl::kLockFileName)) return;
+  try {
+    sl::DirLock::acquire(dir).release();  // takes over the dead holder's lock, with a message
+  } catch (const sl::InputError&) {
+  }
+}
+
 sl::ExperimentConfig load_experiment(const std::string& file, const std::vector<std::string>& sets,
                                      const std::string& output_dir,
                                      const std::vector<std::string>* labels = nullptr) {
   nlohmann::json j = sl::load_config_file(file);
   std::vector<sl::OverrideOrigin> origins;
   sl::apply_overrides(j, sets, &origins, labels);
+  for (const sl::OverrideOrigin& origin : origins)
+    if (const std::string note = sl::describe_reset(origin); !note.empty() && launcher_rank() == 0)
+      std::fprintf(stderr, "run-experiment: note: %s\n", note.c_str());
   try {
     return sl::parse_experiment_config(j, file, output_dir);
   } catch (const sl::InputError& e) {
@@ -151,6 +172,16 @@ sl::DirLock prepare_results_dir(const sl::ExperimentConfig& e, bool resume, bool
     rd.remove_run_files();
   }
   return lock;
+}
+
+// A collective timeout ends every node; say what is left to continue from.
+std::runtime_error explain_timeout(const sl::CollectiveTimeout& x, const std::string& dir) {
+  const std::string latest = sl::CheckpointStore(dir + "/checkpoints", "").latest();
+  return std::runtime_error(
+      std::string(x.what()) + "; " +
+      (latest.empty()
+           ? "no checkpoint was committed yet: --resume starts again from step 0"
+           : "the last committed checkpoint is " + latest + ": continue from it with --resume"));
 }
 
 // Fault injection for tests/reliability/crash.sh: SL_FAULT_CRASH=segv|stack|bus|abort makes
@@ -248,6 +279,9 @@ int run_one(sl::ExperimentConfig& e, const Options& o, bool resume, sl::NodeOutc
         sl::note_failure_reported();  // run_mpi_main prints it
         explain_model_mismatch(x, e, old_config);
         throw;
+      } catch (const sl::CollectiveTimeout& x) {
+        sl::note_failure_reported();  // run_mpi_main prints it
+        throw explain_timeout(x, dir);
       } catch (const std::exception& x) {
         // A collective failed because another rank died: name that rank where we can know it.
         sl::note_failure_reported();  // run_mpi_main prints it
@@ -273,6 +307,8 @@ int run_one(sl::ExperimentConfig& e, const Options& o, bool resume, sl::NodeOutc
   } catch (const sl::InputError& x) {
     explain_model_mismatch(x, e, old_config);
     throw;
+  } catch (const sl::CollectiveTimeout& x) {
+    throw explain_timeout(x, dir);
   }
 }
 
@@ -299,6 +335,7 @@ int run(const Options& o) {
     if (exists(dir + "/summary.json") && !o.overwrite) {
       nlohmann::json sum = nlohmann::json::parse(sl::read_file(dir + "/summary.json"), nullptr, false);
       if (!sum.is_discarded() && sum.value("status", "") == "complete") {
+        remove_stale_lock(dir);
         std::fprintf(stderr, "[%s] complete, skipped (%s/summary.json)\n", x.name.c_str(), dir.c_str());
         continue;
       }
@@ -355,8 +392,12 @@ int main(int argc, char** argv) {
   reference->excludes(config);
   auto* suite = app.add_option("--suite", o.suite, "suite file (JSON): a list of experiments")->check(CLI::ExistingFile);
   config->excludes(suite);
-  app.add_option("--set", o.overrides,
-                 "override a config value: KEY.PATH=VALUE (JSON value or plain string), repeatable");
+  app.add_option(
+      "--set", o.overrides,
+      "override a config value: KEY.PATH=VALUE (JSON value or plain string), repeatable.\n"
+      "An object VALUE replaces the whole object: --set distributed={} resets every\n"
+      "distributed key to its default (a note names the keys it reset); to change one\n"
+      "key and keep the others, set it alone (--set distributed.drop_ratio=0.9)");
   app.add_option("--output-dir,-o", o.output_dir, "results directory of this experiment (default output.dir)")
       ->excludes(suite);
   app.add_option("--output-root", o.output_root, "suites: results go to ROOT/<suite>/<experiment>")->capture_default_str();

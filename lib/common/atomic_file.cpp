@@ -55,12 +55,21 @@ void write_file_atomic(const std::string& path, const std::string& contents) {
 void append_line(const std::string& path, const std::string& line) {
   int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (fd < 0) throw std::runtime_error(path + ": cannot open for append: " + errno_text());
+  // A write that fails part-way (disk full) must not leave half a line that every reader of
+  // the file would trip over: cut the file back to where this line began. Shrinking a file
+  // needs no free space.
+  const off_t end = ::lseek(fd, 0, SEEK_END);
   std::string buf = line + "\n";
   try {
     write_all(fd, buf.data(), buf.size(), path);
-  } catch (...) {
+  } catch (const std::exception& e) {
+    std::string what = e.what();
+    if (end >= 0 && ::ftruncate(fd, end) == 0)
+      what += " (the file was cut back to its last complete line)";
+    else
+      what += " (and cutting the file back to its last complete line failed: " + errno_text() + ")";
     ::close(fd);
-    throw;
+    throw std::runtime_error(what);
   }
   ::close(fd);
 }

@@ -8,8 +8,9 @@ namespace sl {
 // std::runtime_error naming the path is thrown.
 void write_file_atomic(const std::string& path, const std::string& contents);
 
-// Appends one line (a '\n' is added) and flushes it to the OS; used for log.jsonl files,
-// whose readers tolerate a torn last line.
+// Appends one line (a '\n' is added) and flushes it to the OS; used for log.jsonl files.
+// When the write fails part-way (e.g. disk full), the file is cut back to its previous end,
+// so it still ends at its last complete line, and std::runtime_error names the path.
 void append_line(const std::string& path, const std::string& line);
 
 // Reads a whole file; throws InputError(path, ...) when it cannot be read.

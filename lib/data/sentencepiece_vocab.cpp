@@ -83,6 +83,13 @@ SentencePieceVocab SentencePieceVocab::load(const std::string& model_path) {
   return SentencePieceVocab(processor_from(read_file(model_path), model_path), model_path);
 }
 
+SentencePieceVocab SentencePieceVocab::from_bytes(const std::string& bytes,
+                                                  const std::string& where) {
+  return SentencePieceVocab(processor_from(bytes, where), where);
+}
+
+std::string SentencePieceVocab::bytes() const { return processor_->serialized_model_proto(); }
+
 SentencePieceVocab SentencePieceVocab::train(const std::vector<std::string>& sentences,
                                              const SentencePieceOptions& o,
                                              const std::string& model_path) {

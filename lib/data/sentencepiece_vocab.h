@@ -32,6 +32,9 @@ class SentencePieceVocab {
   // Loads a model file; InputError when it is missing, corrupt, or its special ids differ
   // from data/vocab.h.
   static SentencePieceVocab load(const std::string& model_path);
+  // From the bytes of a model file (e.g. embedded in a checkpoint); `where` names them in
+  // errors and is what path() returns.
+  static SentencePieceVocab from_bytes(const std::string& bytes, const std::string& where);
 
   // Trains on `sentences` (single-threaded, so the same input and options give the same
   // model bytes) and writes the model to `model_path` atomically.
@@ -56,6 +59,8 @@ class SentencePieceVocab {
   int size() const;
   std::string piece(int32_t id) const;
   const std::string& path() const { return path_; }
+  // The model as the bytes of a model file (from_bytes(bytes()) is the same vocabulary).
+  std::string bytes() const;
 
  private:
   SentencePieceVocab(std::shared_ptr<const sentencepiece::SentencePieceProcessor> p,

@@ -48,6 +48,10 @@ std::string read_decompressed(const std::string& path) {
 std::vector<std::string> read_text_lines(const std::string& path) {
   const std::string text = read_decompressed(path);
   if (text.empty()) throw InputError(path, "empty file (expected one sentence per line)");
+  return split_text_lines(text, path);
+}
+
+std::vector<std::string> split_text_lines(const std::string& text, const std::string& path) {
   std::vector<std::string> lines;
   size_t start = 0;
   while (start < text.size()) {

@@ -11,4 +11,8 @@ namespace sl {
 // NUL byte.
 std::vector<std::string> read_text_lines(const std::string& path);
 
+// The same split and checks for text already read (e.g. from stdin); `name` ("<stdin>" or a
+// path) names it in errors. An empty text has no lines.
+std::vector<std::string> split_text_lines(const std::string& text, const std::string& name);
+
 }  // namespace sl

@@ -1,8 +1,26 @@
 #include "distributed/communicator.h"
 
+#include <cstdio>
 #include <cstring>
+#include <string>
 
 namespace sl {
+
+std::string describe_collective_timeout(const char* collective, uint64_t index, double seconds,
+                                        const std::vector<int>& missing, const char* rank_word) {
+  char waited[32];
+  std::snprintf(waited, sizeof waited, "%g", seconds);
+  std::string s = std::string("collective timeout: ") + collective + " (collective " +
+                  std::to_string(index) + " since the timeout was set) waited " + waited +
+                  " s (cluster.collective_timeout_s) ";
+  if (missing.empty())
+    return s + "although every " + rank_word +
+           " entered it: one of them stopped answering inside it";
+  std::string list;
+  for (int r : missing) list += (list.empty() ? "" : ", ") + std::to_string(r);
+  return s + "for " + rank_word + "(s) " + list +
+         ", which never entered it (stopped, hung, or far slower than the others)";
+}
 
 CommCounters CommCounters::operator-(const CommCounters& o) const {
   CommCounters d;

@@ -1,6 +1,8 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace sl {
@@ -17,6 +19,18 @@ struct CommCounters {
 
   CommCounters operator-(const CommCounters& o) const;
 };
+
+// A collective waited longer than the communicator's collective timeout for another rank.
+class CollectiveTimeout : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// "collective timeout: allreduce_sum (collective 12) waited 30 s for rank(s) 2, which never
+// entered it (stopped, hung, or far slower than the others)"; `missing` empty: every rank
+// entered it and one stopped answering inside it.
+std::string describe_collective_timeout(const char* collective, uint64_t index, double seconds,
+                                        const std::vector<int>& missing, const char* rank_word);
 
 // The transport between the N nodes. Every collective is deterministic: a sum is computed
 // per element in rank order, x_0 + x_1 + ... + x_{N-1}, so the result is bit-identical on
@@ -35,6 +49,12 @@ class Communicator {
   virtual void allgather_bytes(const std::vector<uint8_t>& mine,
                                std::vector<std::vector<uint8_t>>& all) = 0;
   virtual void barrier() = 0;
+
+  // A limit on how long a collective waits for the other ranks (cluster.collective_timeout_s):
+  // past it, the collective throws CollectiveTimeout naming the ranks that never entered it.
+  // 0 (the default) waits forever. It changes how a rank waits, never what is computed. Every
+  // rank sets the same value at the same point of its sequence of collectives.
+  virtual void set_collective_timeout(double seconds) = 0;
 
   // Scalars, summed in rank order (an all-gather of 8 bytes, counted as control bytes).
   double allreduce_sum(double x);

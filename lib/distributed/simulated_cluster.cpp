@@ -1,8 +1,11 @@
 #include "distributed/simulated_cluster.h"
 
+#include <algorithm>
+#include <chrono>
 #include <condition_variable>
 #include <cstring>
 #include <exception>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -49,7 +52,8 @@ std::string describe(const std::exception_ptr& ep) {
 
 class SharedState {
  public:
-  explicit SharedState(int N) : N_(N), posts_(N) {}
+  explicit SharedState(int N)
+      : N_(N), posts_(N), here_(N, 0), exited_(N, 0), never_arrived_(N, 0) {}
   int size() const { return N_; }
   Post& post(int r) { return posts_[r]; }
 
@@ -62,19 +66,52 @@ class SharedState {
   // the later waits of a collective are not abortable: once all N nodes passed the first
   // wait, every node is inside the collective and will arrive, and no node may leave early
   // while others still read its buffer.
-  void wait_all(int rank, bool abortable) {
+  // With timeout_s > 0, an abortable wait gives up after that long and throws
+  // CollectiveTimeout naming the nodes that never arrived (`what`, `index`: the collective).
+  void wait_all(int rank, bool abortable, double timeout_s = 0, const char* what = "",
+                uint64_t index = 0) {
     std::unique_lock<std::mutex> lk(mu_);
     if (abortable) throw_if_broken(rank);
     const uint64_t gen = generation_;
     if (++arrived_ == N_) {
       arrived_ = 0;
+      std::fill(here_.begin(), here_.end(), 0);
       ++generation_;
       cv_.notify_all();
       return;
     }
-    cv_.wait(lk, [&] { return generation_ != gen || (abortable && broken()); });
+    here_[rank] = 1;
+    const auto over = [&] { return generation_ != gen || (abortable && broken()); };
+    if (abortable && timeout_s > 0) {
+      if (!cv_.wait_for(lk, std::chrono::duration<double>(timeout_s), over)) {
+        // The first node to give up fails the cluster here, under the lock, so the others
+        // abort instead of timing out in turn (when the nodes still waiting would no longer
+        // count this one as arrived).
+        std::vector<int> missing;
+        for (int r = 0; r < N_; ++r)
+          if (!here_[r]) {
+            missing.push_back(r);
+            never_arrived_[r] = 1;
+          }
+        const CollectiveTimeout timeout(
+            describe_collective_timeout(what, index, timeout_s, missing, "node"));
+        --arrived_;
+        here_[rank] = 0;
+        timed_out_ = true;
+        if (!first_failure_) {
+          first_failure_ = std::make_exception_ptr(timeout);
+          message_ = std::string("cluster aborted: node ") + std::to_string(rank) +
+                     " gave up: " + timeout.what();
+        }
+        cv_.notify_all();
+        throw timeout;
+      }
+    } else {
+      cv_.wait(lk, over);
+    }
     if (generation_ != gen) return;
     --arrived_;
+    here_[rank] = 0;
     throw_if_broken(rank);
   }
 
@@ -98,6 +135,29 @@ class SharedState {
     return first_failure_;
   }
 
+  // Node `node`'s thread ends (returned or failed).
+  void exited(int node) {
+    std::lock_guard<std::mutex> lk(mu_);
+    exited_[node] = 1;
+    cv_.notify_all();
+  }
+
+  // Waits until every node's thread has ended, except, after a collective timeout, the nodes
+  // that never arrived (hung: they may never end); returns those still running.
+  std::vector<int> wait_for_nodes() {
+    std::unique_lock<std::mutex> lk(mu_);
+    const auto settled = [&] {
+      for (int r = 0; r < N_; ++r)
+        if (!exited_[r] && !(timed_out_ && never_arrived_[r])) return false;
+      return true;
+    };
+    cv_.wait(lk, settled);
+    std::vector<int> running;
+    for (int r = 0; r < N_; ++r)
+      if (!exited_[r]) running.push_back(r);
+    return running;
+  }
+
  private:
   bool broken() const { return first_failure_ != nullptr || returned_node_ >= 0; }
   void throw_if_broken(int rank) const {
@@ -117,6 +177,10 @@ class SharedState {
   std::exception_ptr first_failure_;
   std::string message_;
   int returned_node_ = -1;
+  std::vector<char> here_;           // arrived at the current wait
+  std::vector<char> exited_;         // thread ended
+  std::vector<char> never_arrived_;  // named by a collective timeout
+  bool timed_out_ = false;
 };
 
 class SimulatedCommunicator : public Communicator {
@@ -176,6 +240,11 @@ class SimulatedCommunicator : public Communicator {
     collective(Op::Barrier, nullptr, 0, [] {});
   }
 
+  void set_collective_timeout(double seconds) override {
+    timeout_s_ = seconds;
+    index_ = 0;
+  }
+
  protected:
   void allgather_fixed(const void* mine, size_t bytes, void* out) override {
     const int N = size();
@@ -205,7 +274,8 @@ class SimulatedCommunicator : public Communicator {
   template <class... Phases>
   void collective(Op op, const void* data, size_t n, Phases&&... phases) {
     s_.post_locked(rank_, Post{op, data, n});
-    s_.wait_all(rank_, /*abortable=*/true);
+    ++index_;
+    s_.wait_all(rank_, /*abortable=*/true, timeout_s_, op_name(op), index_);
     std::exception_ptr err;
     try {
       check_same_collective(op, n);
@@ -230,6 +300,8 @@ class SimulatedCommunicator : public Communicator {
   SharedState& s_;
   const int rank_;
   std::vector<float> scratch_;
+  double timeout_s_ = 0;
+  uint64_t index_ = 0;  // collectives since the timeout was set
 };
 
 }  // namespace
@@ -237,27 +309,39 @@ class SimulatedCommunicator : public Communicator {
 void SimulatedCluster::run(int N, const std::function<void(Communicator&)>& node_main) {
   if (N < 1)
     throw std::invalid_argument("SimulatedCluster::run: N must be >= 1, got " + std::to_string(N));
-  SharedState state(N);
+  // Owned by the threads too: a node abandoned after a collective timeout may outlive run().
+  auto state = std::make_shared<SharedState>(N);
+  auto main_fn = std::make_shared<const std::function<void(Communicator&)>>(node_main);
   std::vector<std::thread> threads;
   threads.reserve(N);
-  auto node = [&](int r) {
+  auto node = [state, main_fn](int r) {
     try {
-      SimulatedCommunicator comm(state, r);
-      node_main(comm);
-      state.finished(r);
+      SimulatedCommunicator comm(*state, r);
+      (*main_fn)(comm);
+      state->finished(r);
     } catch (...) {
-      state.fail(r, std::current_exception());
+      state->fail(r, std::current_exception());
     }
+    state->exited(r);
   };
   try {
     for (int r = 0; r < N; ++r) threads.emplace_back(node, r);
   } catch (...) {
-    state.fail(-1, std::current_exception());  // wakes the started nodes; they abort
+    state->fail(-1, std::current_exception());  // wakes the started nodes; they abort
     for (auto& t : threads) t.join();
     throw;
   }
-  for (auto& t : threads) t.join();
-  if (auto ep = state.first_failure()) std::rethrow_exception(ep);
+  // A node that never arrived at a timed-out collective is hung (or far behind); it is left
+  // running, detached, and the failure is reported now: the process is about to exit.
+  std::vector<char> abandoned(N, 0);
+  for (int r : state->wait_for_nodes()) abandoned[r] = 1;
+  for (int r = 0; r < N; ++r) {
+    if (abandoned[r])
+      threads[r].detach();
+    else
+      threads[r].join();
+  }
+  if (auto ep = state->first_failure()) std::rethrow_exception(ep);
 }
 
 }  // namespace sl

@@ -22,6 +22,10 @@ class SimulatedCluster {
   // collectives of the other nodes throw ClusterAborted (now, if they wait in one, else at
   // their next one) and run() rethrows the first failure. A node that returns while others
   // wait in a collective (mismatched collectives) also aborts the cluster instead of hanging.
+  // With a collective timeout (Communicator::set_collective_timeout), a node that waited that
+  // long throws CollectiveTimeout naming the nodes that never arrived, the others abort, and
+  // run() rethrows it without waiting for the nodes it named: their threads are detached
+  // (a hung node may never return), so the caller should end the process soon.
   static void run(int N, const std::function<void(Communicator&)>& node_main);
 };
 

@@ -167,7 +167,8 @@ void apply_overrides(nlohmann::json& config, const std::vector<std::string>& ove
       value = text;  // not JSON: a plain string
     }
     nlohmann::json* cur = &config;
-    std::string pointer;
+    std::string pointer, created;  // created: the first object on the path this override made
+    std::vector<std::string> reset;
     size_t start = 0;
     while (true) {
       const auto dot = path.find('.', start);
@@ -177,15 +178,35 @@ void apply_overrides(nlohmann::json& config, const std::vector<std::string>& ove
         throw InputError(label, "\"" + path.substr(0, start ? start - 1 : 0) + "\" is not an object");
       pointer += "/" + pointer_token(key);
       if (dot == std::string::npos) {
-        (*cur)[key] = value;
+        nlohmann::json& target = (*cur)[key];
+        if (value.is_object() && target.is_object())
+          for (auto it = target.begin(); it != target.end(); ++it)
+            if (!value.contains(it.key())) reset.push_back(it.key());
+        target = value;
         break;
       }
       cur = &(*cur)[key];
-      if (cur->is_null()) *cur = nlohmann::json::object();
+      if (cur->is_null()) {
+        *cur = nlohmann::json::object();
+        if (created.empty()) created = pointer;
+      }
       start = dot + 1;
     }
-    if (origins) origins->push_back({pointer, label});
+    if (origins) origins->push_back({created.empty() ? pointer : created, label, reset});
   }
+}
+
+std::string describe_reset(const OverrideOrigin& origin) {
+  if (origin.reset.empty()) return "";
+  std::string keys;
+  for (const std::string& k : origin.reset) keys += (keys.empty() ? "" : ", ") + k;
+  std::string path = origin.pointer.substr(1);  // "/valid/decode" -> "valid.decode"
+  for (char& c : path)
+    if (c == '/') c = '.';
+  return origin.label + " replaced the whole object " + origin.pointer + ": its key(s) " + keys +
+         " from the config are reset to their defaults (to change one key and keep the others, "
+         "set it alone: --set " +
+         path + ".KEY=VALUE)";
 }
 
 void rethrow_blaming_overrides(const InputError& e, const std::string& file,

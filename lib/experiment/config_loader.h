@@ -23,10 +23,15 @@ nlohmann::json load_config_file(const std::string& path);
 constexpr int kMaxJsonDepth = 64;
 nlohmann::json parse_strict_json(const std::string& text, const std::string& where);
 
-// Where an override put its value: the JSON pointer it set and how to name it in errors
-// ("--set train.lr=5", or the suite entry it came from).
+// Where an override put its value and how to name it in errors ("--set train.lr=5", or the
+// suite entry it came from). `pointer` is the JSON pointer of the shallowest value the
+// override wrote: the key it set, or the first object on its path that it created
+// ("--set trian.max_steps=5" creates "/trian"), so errors about that object blame it.
+// An object VALUE replaces the whole object there: `reset` lists the keys the config had
+// in it that the new object lacks (they fall back to their defaults).
 struct OverrideOrigin {
   std::string pointer, label;
+  std::vector<std::string> reset;
 };
 
 // Applies "--set a.b.c=VALUE" overrides in order. VALUE is parsed as JSON when it parses
@@ -41,6 +46,11 @@ void apply_overrides(nlohmann::json& config, const std::vector<std::string>& ove
 // A validation error found in the merged config of `file` blames the file; when the value it
 // names (or an object holding it) came from an override, rethrow it naming that override
 // instead ("--set train.no_such_key=5: unknown key ..."). Otherwise rethrows `e` unchanged.
+// "--set distributed={} replaced the object /distributed: its keys combiner, method (from
+// the config) are reset to their defaults; ..." for an origin whose `reset` is not empty,
+// else "".
+std::string describe_reset(const OverrideOrigin& origin);
+
 [[noreturn]] void rethrow_blaming_overrides(const InputError& e, const std::string& file,
                                             const std::vector<OverrideOrigin>& origins);
 

@@ -151,6 +151,11 @@ const std::map<std::string, Meaning>& meanings() {
        {"number of nodes (workers) N; under MPI it must equal the number of ranks"}},
       {"/cluster/blas_threads",
        {"BLAS threads per node; 0 = the cores of this host shared among its nodes"}},
+      {"/cluster/collective_timeout_s",
+       {"seconds a collective of training (steps, validation, checkpoints) may wait for the other "
+        "nodes; past it every node exits (code 1) naming the nodes that never arrived, and the "
+        "last committed checkpoint resumes. 0 = wait forever (then a waiting MPI rank keeps a "
+        "core busy). Set it well above the slowest validation or checkpoint write"}},
       {"/distributed", {"how nodes exchange gradients (PAPER.md)"}},
       {"/distributed/method",
        {"\"dense\": all-reduce of full gradients; \"sparse\": gradient dropping (top-k with error "

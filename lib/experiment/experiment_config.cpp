@@ -36,6 +36,7 @@ ClusterConfig parse_cluster(ConfigObject c) {
   k.backend = c.choice("backend", k.backend, {"sim", "mpi"});
   k.nodes = static_cast<int>(c.integer("nodes", k.nodes, 1, 4096));
   k.blas_threads = static_cast<int>(c.integer("blas_threads", k.blas_threads, 0, 256));
+  k.collective_timeout_s = c.number("collective_timeout_s", k.collective_timeout_s, 0.0, 1e9);
   c.finish();
   return k;
 }
@@ -131,7 +132,8 @@ ExperimentConfig parse_experiment_config(const nlohmann::json& j, const std::str
         {"decode", {{"beam_size", job.valid.decode.beam_size}, {"length_alpha", job.valid.decode.length_alpha},
                     {"max_length_factor", job.valid.decode.max_length_factor},
                     {"max_length_offset", job.valid.decode.max_length_offset}}}}},
-      {"cluster", {{"backend", e.cluster.backend}, {"nodes", e.cluster.nodes}, {"blas_threads", e.cluster.blas_threads}}},
+      {"cluster", {{"backend", e.cluster.backend}, {"nodes", e.cluster.nodes}, {"blas_threads", e.cluster.blas_threads},
+                   {"collective_timeout_s", e.cluster.collective_timeout_s}}},
       {"distributed", job.distributed.to_json()},
       {"output", {{"dir", job.results_dir}}}};
   return e;

@@ -23,6 +23,7 @@ struct ClusterConfig {
   std::string backend = "sim";  // "sim": N nodes as threads of this process; "mpi": one rank each
   int nodes = 1;
   int blas_threads = 0;  // per node; 0 = all cores for one node, 1 when several share them
+  double collective_timeout_s = 0;  // Communicator::set_collective_timeout; 0 = wait forever
 };
 
 // A whole experiment: what `run-experiment --config` runs.

@@ -116,10 +116,13 @@ NodeOutcome run_experiment_sim(ExperimentConfig& e) {
   SimulatedCluster::run(e.cluster.nodes, [&](Communicator& comm) {
     // Thread-local BLAS settings follow the process setting in OpenBLAS; set once above.
     try {
+      comm.set_collective_timeout(e.cluster.collective_timeout_s);
       NodeOutcome o = run_training_node(e.job, comm);
       if (comm.rank() == 0) outcome = o;
     } catch (const InputError&) {
       throw;  // names its file already, and keeps exit code 2
+    } catch (const CollectiveTimeout&) {
+      throw;  // names the nodes that never arrived, not the one that noticed
     } catch (const std::exception& x) {
       // As under MPI ("rank R: fatal: ..."), the message names the node that failed.
       throw std::runtime_error("node " + std::to_string(comm.rank()) + ": " + x.what());
@@ -136,6 +139,8 @@ NodeOutcome run_experiment_on(ExperimentConfig& e, Communicator& comm) {
                          " ranks (mpiexec -n " + std::to_string(e.cluster.nodes) + ")");
   LoadedData loaded = prepare_run(e, &comm, ranks_on_this_host(comm.size()));
   e.job.data = &loaded.data;
+  // From here on, not while rank 0 alone trained the SentencePiece model above.
+  comm.set_collective_timeout(e.cluster.collective_timeout_s);
   return run_training_node(e.job, comm);
 }
 

@@ -27,6 +27,7 @@ class RnnModel final : public Seq2SeqModel {
   int vocab_size() const override { return vocab_; }
   float label_smoothing() const override { return cfg_.label_smoothing; }
   int max_target_length() const override { return 1 << 20; }
+  int max_source_length() const override { return 1 << 20; }  // no positions: any length
   const RnnConfig& config() const { return cfg_; }
   int context_dim() const { return 2 * cfg_.enc_dim; }
 

@@ -64,6 +64,8 @@ class Seq2SeqModel {
   virtual float label_smoothing() const = 0;
   // Longest target the decoder accepts (decoding clamps its length limit to it).
   virtual int max_target_length() const = 0;
+  // Longest source, EOS included, the encoder accepts (longer ones throw).
+  virtual int max_source_length() const = 0;
 
   // Declares every parameter in `arena` (once, before arena.allocate()).
   virtual void declare(ParameterArena& arena) = 0;

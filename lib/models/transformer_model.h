@@ -22,6 +22,7 @@ class TransformerModel final : public Seq2SeqModel {
   int vocab_size() const override { return vocab_; }
   float label_smoothing() const override { return cfg_.label_smoothing; }
   int max_target_length() const override { return cfg_.max_length; }
+  int max_source_length() const override { return cfg_.max_length; }
   const TransformerConfig& config() const { return cfg_; }
 
   void declare(ParameterArena& arena) override;

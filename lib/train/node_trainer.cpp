@@ -10,6 +10,7 @@
 #include "tensor/device_registry.h"
 #include "tensor/profile_table.h"
 #include "train/best_model.h"
+#include "train/fault_injection.h"
 #include "train/node_checkpoint.h"
 #include "train/optimizer.h"
 #include "train/parameter_views.h"
@@ -71,6 +72,7 @@ class NodeRun {
   std::unique_ptr<RunLogger> logger_;
   std::unique_ptr<CheckpointStore> store_;
   BestModel best_;
+  const FaultInjection faults_ = FaultInjection::from_env();
   RunTotals totals_;
   NodeOutcome outcome_;
   double wall_start_ = 0;
@@ -142,6 +144,7 @@ NodeOutcome NodeRun::run() {
     logger_->step(r, totals_, epoch, wall());
     if (lifecycle.validation_due(totals_.step)) validate();
     if (lifecycle.checkpoint_due(totals_.step)) checkpoint();
+    faults_.after_step(rank_, totals_.step);
     if (lifecycle.ends_after(r, totals_.step)) break;
   }
   outcome_.steps = totals_.step;

@@ -6,22 +6,38 @@
 
 #include <cerrno>
 #include <cstring>
+#include <sstream>
 #include <stdexcept>
 
-#include <sstream>
-
 #include "common/atomic_file.h"
+#include "common/input_error.h"
 
 namespace sl {
 
 ResultsDir::ResultsDir(std::string path) : path_(std::move(path)) { make_dirs(path_); }
 
+namespace {
+// A results file that cannot be written ends the run; say how to go on from there.
+template <class Write>
+void with_continue_hint(const Write& write) {
+  try {
+    write();
+  } catch (const InputError&) {
+    throw;
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error(std::string(e.what()) +
+                             "; free space (or fix the cause), then continue from the last "
+                             "checkpoint with the same command and --resume");
+  }
+}
+}  // namespace
+
 void ResultsDir::write_json(const std::string& name, const nlohmann::json& j) const {
-  write_file_atomic(file(name), j.dump(2) + "\n");
+  with_continue_hint([&] { write_file_atomic(file(name), j.dump(2) + "\n"); });
 }
 
 void ResultsDir::append_jsonl(const std::string& name, const nlohmann::json& j) const {
-  append_line(file(name), j.dump());
+  with_continue_hint([&] { append_line(file(name), j.dump()); });
 }
 
 void ResultsDir::truncate_jsonl(const std::string& name, long long max_step) const {

@@ -44,27 +44,32 @@ Result exercise(Communicator& c, size_t n) {
 
 int run(MpiCommunicator& comm) {
   const int N = comm.size(), rank = comm.rank();
-  for (size_t n : {size_t(0), size_t(1), size_t(1001), size_t(1200), size_t(100003)}) {
-    const Result got = exercise(comm, n);
-    std::vector<ref::Vec> xs(N);
-    for (int m = 0; m < N; ++m) xs[m] = ref::gradient_like(3, m, n);
-    const std::string tag = " (n=" + std::to_string(n) + ")";
-    if (n)
-      check(ref::mismatches(ref::rank_order_sum(xs), got.sum) == 0, "rank-order sum" + tag, rank);
-    std::vector<Result> sim(N);
-    SimulatedCluster::run(N, [&](Communicator& c) { sim[c.rank()] = exercise(c, n); });
-    const Result& s = sim[rank];
-    check(n == 0 || std::memcmp(s.sum.data(), got.sum.data(), n * 4) == 0,
-          "bit-identical to simulated" + tag, rank);
-    check(s.gathered == got.gathered, "allgather_bytes" + tag, rank);
-    check(s.d == got.d && s.i == got.i, "scalar allreduce" + tag, rank);
-    check(s.ctr.bytes_sent == got.ctr.bytes_sent &&
-              s.ctr.bytes_received == got.ctr.bytes_received &&
-              s.ctr.control_bytes_sent == got.ctr.control_bytes_sent &&
-              s.ctr.control_bytes_received == got.ctr.control_bytes_received &&
-              s.ctr.collectives == got.ctr.collectives,
-          "byte counters identical to simulated" + tag, rank);
-  }
+  // Blocking collectives, then (collective timeout set) their polled non-blocking forms:
+  // the same bits either way.
+  for (double timeout_s : {0.0, 120.0})
+    for (size_t n : {size_t(0), size_t(1), size_t(1001), size_t(1200), size_t(100003)}) {
+      comm.set_collective_timeout(timeout_s);
+      const Result got = exercise(comm, n);
+      std::vector<ref::Vec> xs(N);
+      for (int m = 0; m < N; ++m) xs[m] = ref::gradient_like(3, m, n);
+      const std::string tag =
+          " (n=" + std::to_string(n) + ", timeout " + std::to_string(timeout_s) + " s)";
+      if (n)
+        check(ref::mismatches(ref::rank_order_sum(xs), got.sum) == 0, "rank-order sum" + tag, rank);
+      std::vector<Result> sim(N);
+      SimulatedCluster::run(N, [&](Communicator& c) { sim[c.rank()] = exercise(c, n); });
+      const Result& s = sim[rank];
+      check(n == 0 || std::memcmp(s.sum.data(), got.sum.data(), n * 4) == 0,
+            "bit-identical to simulated" + tag, rank);
+      check(s.gathered == got.gathered, "allgather_bytes" + tag, rank);
+      check(s.d == got.d && s.i == got.i, "scalar allreduce" + tag, rank);
+      check(s.ctr.bytes_sent == got.ctr.bytes_sent &&
+                s.ctr.bytes_received == got.ctr.bytes_received &&
+                s.ctr.control_bytes_sent == got.ctr.control_bytes_sent &&
+                s.ctr.control_bytes_received == got.ctr.control_bytes_received &&
+                s.ctr.collectives == got.ctr.collectives,
+            "byte counters identical to simulated" + tag, rank);
+    }
   const CommCounters before = comm.counters();
   std::vector<float> v(1200, 1.0f);
   comm.allreduce_sum(v.data(), v.size());

@@ -5,6 +5,8 @@
 #include <atomic>
 #include <chrono>
 #include <cstring>
+#include <future>
+#include <memory>
 #include <mutex>
 
 #include "distributed/rank_order_sum.h"
@@ -152,6 +154,38 @@ TEST(SimulatedCluster, MismatchedCollectivesThrowInsteadOfHanging) {
   } catch (const ClusterAborted& e) {
     EXPECT_NE(std::string::npos, std::string(e.what()).find("node 1 returned")) << e.what();
   }
+}
+
+TEST(SimulatedCluster, CollectiveTimeoutNamesTheNodesThatNeverArrived) {
+  // Node 1 stops answering before the second barrier until the test lets it go, after run()
+  // has given up on it (its thread is left running, so it only uses what it owns).
+  auto release = std::make_shared<std::promise<void>>();
+  std::shared_future<void> go = release->get_future().share();
+  auto returned = std::make_shared<std::promise<void>>();
+  std::future<void> hung_returned = returned->get_future();
+  std::vector<double> sums(3, 0.0);
+  try {
+    SimulatedCluster::run(3, [go, returned, &sums](Communicator& c) {
+      c.set_collective_timeout(0.3);
+      sums[c.rank()] = c.allreduce_sum(1.0 + c.rank());  // all arrive: the usual result
+      if (c.rank() == 1) {
+        go.wait();
+        returned->set_value();
+        return;
+      }
+      c.barrier();
+    });
+    FAIL() << "run() returned";
+  } catch (const CollectiveTimeout& e) {
+    EXPECT_NE(std::string::npos,
+              std::string(e.what()).find(
+                  "barrier (collective 2 since the timeout was set) waited 0.3 s "
+                  "(cluster.collective_timeout_s) for node(s) 1, which never entered it"))
+        << e.what();
+  }
+  for (double s : sums) EXPECT_EQ(6.0, s);
+  release->set_value();
+  hung_returned.wait();
 }
 
 TEST(SimulatedCluster, RejectsZeroNodes) {

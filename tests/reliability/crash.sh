@@ -9,6 +9,7 @@ bin=$1 config=$2 work=$3 kind=$4 mpiexec=$5 n=${6:-4} bad=${7:-1}
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/lib.sh"
 rm -rf "$work" && mkdir -p "$work"
+trap 'clear_dead_run "$work/run"' EXIT  # the run this test kills leaves its lock (and temp files)
 launch=("$mpiexec" -n "$n") backend=mpi
 [ "$mpiexec" = sim ] && launch=() backend=sim n=2 bad=0
 case $kind in

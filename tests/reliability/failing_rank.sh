@@ -8,6 +8,7 @@ bin=$1 config=$2 work=$3 mpiexec=$4 n=${5:-4} bad=${6:-2} step=${7:-8}
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/lib.sh"
 rm -rf "$work" && mkdir -p "$work"
+trap 'clear_dead_run "$work/run"' EXIT  # the run this test kills leaves its lock (and temp files)
 launch=("$mpiexec" -n "$n") backend=mpi
 [ "$mpiexec" = sim ] && launch=() backend=sim
 start=$(date +%s.%N)

@@ -8,6 +8,7 @@ substrings.
   nul       a NUL byte in a corpus line -> file:line (item 7)
   messages  --set errors name the --set, model mismatch on resume names both models, one
             drop_ratio range text (item 9)
+  setblame  (issue 31 item 6) a --set that creates a misspelt section is blamed, not the file
 Usage: input_errors.py GROUP RUN_EXPERIMENT WORKDIR [MPIEXEC]   (from the repository root)"""
 import json
 import os
@@ -100,6 +101,16 @@ def main():
                                          "--set", "model.d_model=48"],
             "model_fingerprint", "the checkpoint is of the model transformer (", "this config asks for transformer (",
             "d_model 32 -> 48")
+    elif GROUP == "setblame":
+        row("--set creating an unknown section", ["--config", DENSE, "--set", "trian.max_steps=5"],
+            "--set trian.max_steps=5:", "unknown key", absent=["dense.json"])
+        row("--set creating a nested unknown object", ["--config", DENSE, "--set", "model.nope.depth=2"],
+            "--set model.nope.depth=2:", "unknown key", absent=["dense.json"])
+        row("--set of an unknown section itself", ["--config", DENSE, "--set", "trian=5"],
+            "--set trian=5:", "unknown key", absent=["dense.json"])
+        bad = write("trian.json", json.dumps({"extends": DENSE, "trian": {"max_steps": 5}}))
+        row("the same in the file", ["--config", bad, "--set", "trian.max_steps=6"],
+            "trian.json:/trian", "unknown key", absent=["--set"])
     else:
         sys.exit(f"unknown group {GROUP}")
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SIGKILL to every rank of an `mpiexec -n N` job at a moment chosen by SEED (after its first
-# committed checkpoint, possibly during a later checkpoint write; SEED "early": after a few
-# steps, before the first checkpoint is committed), then --resume under
+# committed checkpoint, possibly during a later checkpoint write; SEED "early": while every
+# rank is paused at the end of step 3 (SL_FAULT_PAUSE_*), before the first checkpoint is
+# committed, however loaded the machine is), then --resume under
 # mpiexec -n N: parameters of every node and the log lines must equal an uninterrupted run's.
 # Usage: mpi_kill_resume.sh RUN_EXPERIMENT CONFIG WORKDIR SEED MPIEXEC [N]
 set -euo pipefail
@@ -15,10 +16,12 @@ if [ "$seed" = early ]; then  # the kill comes before the first committed checkp
   common+=(--set train.checkpoint_every=25)
 fi
 "$mpiexec" -n "$n" "$bin" "${common[@]}" --output-dir "$work/straight"
-"$mpiexec" -n "$n" "$bin" "${common[@]}" --output-dir "$work/killed" 2> "$work/killed.err" &
+pause=()
+[ "$seed" = early ] && pause=(env $(pause_env "$work/pause" 3))
+"${pause[@]}" "$mpiexec" -n "$n" "$bin" "${common[@]}" --output-dir "$work/killed" 2> "$work/killed.err" &
 pid=$!
 if [ "$seed" = early ]; then
-  wait_for_log_lines "$work/killed" $pid 3 || fail "the run ended before it logged 3 steps"
+  wait_for_pause "$work/pause" $pid "$n" || fail "the run ended before it paused at step 3"
 else
   wait_for_checkpoint "$work/killed" $pid || echo "the run ended before its first checkpoint was seen"
   sleep "$(awk -v s="$seed" 'BEGIN { srand(s); printf "%.3f", rand() * 0.6 }')"

@@ -8,6 +8,7 @@ bin=$1 config=$2 work=$3 mpiexec=$4 n=${5:-4} bad=${6:-2}
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/lib.sh"
 rm -rf "$work" && mkdir -p "$work"
+trap 'clear_dead_run "$work/run"' EXIT  # the run this test kills leaves its lock (and temp files)
 timeout -s KILL 90 "$mpiexec" -n "$n" "$bin" --config "$config" --no-progress --set train.max_steps=400 \
   --set train.checkpoint_every=2 --set cluster.backend=mpi --set cluster.nodes="$n" \
   --output-dir "$work/run" 2> "$work/err" &

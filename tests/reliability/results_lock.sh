@@ -3,14 +3,17 @@
 # and host), and leave the first run's files alone (its logs equal a run that had the
 # directory to itself). A lock file left by a dead process is taken over with a message.
 # With MPIEXEC the same under `mpiexec -n 2` (rank 0 holds the lock), and for a suite.
+# The first run pauses at the end of step 3 (SL_FAULT_PAUSE_*) until the second has been
+# refused, so it is still running then however loaded the machine is.
 # Usage: results_lock.sh RUN_EXPERIMENT CONFIG WORKDIR [MPIEXEC]
 set -uo pipefail
 bin=$1 config=$2 work=$3 mpiexec=${4:-}
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/lib.sh"
 rm -rf "$work" && mkdir -p "$work"
-common=(--config "$config" --no-progress --set train.max_steps=40 --set train.checkpoint_every=5
-        --set train.log_every=1 --set valid.every=0 --set valid.test_at_end=false)
+steps=10  # the first run pauses at step 3 until the second is refused, then ends
+common=(--config "$config" --no-progress --set train.max_steps=$steps --set train.checkpoint_every=5
+        --set train.log_every=1 --set valid.every=0 --set valid.test_at_end=false --set cluster.nodes=4)
 
 second_must_fail() {  # DIR HOLDER_PID ARGS...: a second run on DIR while HOLDER_PID runs
   local dir=$1 holder=$2; shift 2
@@ -22,27 +25,19 @@ second_must_fail() {  # DIR HOLDER_PID ARGS...: a second run on DIR while HOLDER
     "$work/second.err" || fail "the error does not name the holder (pid $holder on $(hostname))"
 }
 
-wait_for_log() {  # DIR PID
-  for _ in $(seq 1 1500); do
-    [ -s "$1/log.jsonl" ] && return 0
-    kill -0 "$2" 2>/dev/null || return 1
-    sleep 0.02
-  done
-  return 1
-}
-
 # 1. sim: a second run (even with --overwrite) while the first trains.
-"$bin" "${common[@]}" --output-dir "$work/a" 2> "$work/a.err" &
+env $(pause_env "$work/pause-a" 3) "$bin" "${common[@]}" --output-dir "$work/a" 2> "$work/a.err" &
 pid=$!
-wait_for_log "$work/a" $pid || { cat "$work/a.err"; fail "first run ended before it logged"; }
+wait_for_pause "$work/pause-a" $pid 4 || { cat "$work/a.err"; fail "first run ended before it paused"; }
 second_must_fail "$work/a" $pid "$bin" "${common[@]}" --output-dir "$work/a" --overwrite \
   --set distributed.method=sparse
+release_pause "$work/pause-a"
 wait $pid || { cat "$work/a.err"; fail "the first run failed"; }
-python3 - "$work/a" <<'PY' || fail "the first run's files were disturbed"
+python3 - "$work/a" "$steps" <<'PY' || fail "the first run's files were disturbed"
 import json, sys
 d = sys.argv[1]
 steps = [json.loads(l)["step"] for l in open(d + "/log.jsonl")]
-assert steps == list(range(1, 41)), steps
+assert steps == list(range(1, int(sys.argv[2]) + 1)), steps
 assert json.load(open(d + "/config.json"))["distributed"]["method"] == "dense"
 assert json.load(open(d + "/summary.json"))["method"] == "dense"
 PY
@@ -62,26 +57,28 @@ cat > "$work/suite.json" <<JSON
   "set": ["train.max_steps=3", "valid.every=0", "valid.test_at_end=false"]}]}
 JSON
 mkdir -p "$work/root/s"
-"$bin" "${common[@]}" --output-dir "$work/root/s/e" 2> "$work/b.err" &
+env $(pause_env "$work/pause-b" 3) "$bin" "${common[@]}" --output-dir "$work/root/s/e" 2> "$work/b.err" &
 pid=$!
-wait_for_log "$work/root/s/e" $pid || { cat "$work/b.err"; fail "run ended before it logged"; }
+wait_for_pause "$work/pause-b" $pid 4 || { cat "$work/b.err"; fail "run ended before it paused"; }
 second_must_fail "$work/root/s/e" $pid "$bin" --suite "$work/suite.json" --output-root "$work/root" --overwrite --no-progress
+release_pause "$work/pause-b"
 wait $pid || fail "the run holding the suite's directory failed"
 
 # 4. MPI: rank 0 of `mpiexec -n 2` holds the lock; a second mpiexec job exits 2.
 if [ -n "$mpiexec" ]; then
   mpi=(--set cluster.backend=mpi --set cluster.nodes=2)
-  "$mpiexec" -n 2 "$bin" "${common[@]}" "${mpi[@]}" --output-dir "$work/m" 2> "$work/m.err" &
+  env $(pause_env "$work/pause-m" 3) "$mpiexec" -n 2 "$bin" "${common[@]}" "${mpi[@]}" --output-dir "$work/m" 2> "$work/m.err" &
   pid=$!
-  wait_for_log "$work/m" $pid || { cat "$work/m.err"; fail "MPI run ended before it logged"; }
+  wait_for_pause "$work/pause-m" $pid 2 || { cat "$work/m.err"; fail "MPI run ended before it paused"; }
   holder=""
   for p in $(rank_pids $pid); do
     [ "$(tr '\0' '\n' < /proc/$p/environ | sed -n 's/^PMI_RANK=//p')" = 0 ] && holder=$p
   done
   second_must_fail "$work/m" "$holder" timeout -s KILL 60 "$mpiexec" -n 2 "$bin" "${common[@]}" "${mpi[@]}" \
     --output-dir "$work/m" --overwrite
+  release_pause "$work/pause-m"
   wait $pid || { cat "$work/m.err"; fail "the first MPI run failed"; }
   n=$(wc -l < "$work/m/log.jsonl")
-  [ "$n" = 40 ] || fail "the first MPI run's log has $n lines, expected 40"
+  [ "$n" = "$steps" ] || fail "the first MPI run's log has $n lines, expected $steps"
 fi
 echo "ok: second runs refused naming the holder; stale lock taken over"

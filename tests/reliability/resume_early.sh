@@ -10,11 +10,13 @@ here=$(cd "$(dirname "$0")" && pwd)
 source "$here/lib.sh"
 rm -rf "$work" && mkdir -p "$work"
 common=(--config "$config" --no-progress --set train.max_steps=30 --set train.checkpoint_every=25
-        --set valid.every=2 --set train.log_every=1 --set valid.max_sentences=4)
+        --set valid.every=2 --set train.log_every=1 --set valid.max_sentences=4 --set cluster.nodes=4)
 "$bin" "${common[@]}" --output-dir "$work/straight" 2> /dev/null
-"$bin" "${common[@]}" --output-dir "$work/killed" 2> "$work/killed.err" &
+env $(pause_env "$work/pause" 3) "$bin" "${common[@]}" --output-dir "$work/killed" 2> "$work/killed.err" &
 pid=$!
-wait_for_log_lines "$work/killed" $pid 3 || fail "the run ended before it logged 3 steps"
+# Every node pauses at the end of step 3 (SL_FAULT_PAUSE_*): the kill comes before step 25's
+# checkpoint however loaded the machine is.
+wait_for_pause "$work/pause" $pid 4 || fail "the run ended before it paused at step 3"
 kill -9 $pid; wait $pid 2>/dev/null || true
 [ ! -e "$work/killed/checkpoints/latest" ] || fail "setup: a checkpoint was committed before the kill"
 echo "killed after step $(wc -l < "$work/killed/log.jsonl"), before the first checkpoint"

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# A suite runner killed right after an experiment completed (summary.json "complete") but
+# before it released the experiment's lock leaves DIR/.lock naming a dead process (issue 31
+# item 5). Later reruns skip the complete experiment; they must also remove that stale lock.
+# A lock some live process holds (flock(1) here) must be left alone, and the rerun still
+# succeeds. The kill's result is planted: a .lock file, unlocked, naming a dead pid (flock
+# locks die with their process; the file stays).
+# Usage: suite_stale_lock.sh RUN_EXPERIMENT CONFIG WORKDIR
+set -uo pipefail
+bin=$1 config=$2 work=$3
+here=$(cd "$(dirname "$0")" && pwd)
+source "$here/lib.sh"
+rm -rf "$work" && mkdir -p "$work"
+cat > "$work/suite.json" <<JSON
+{"name": "s", "experiments": [{"name": "e", "config": "$(realpath "$config")",
+  "set": ["train.max_steps=3", "valid.every=0", "valid.test_at_end=false"]}]}
+JSON
+suite=(--suite "$work/suite.json" --output-root "$work/root" --no-progress)
+dir=$work/root/s/e
+"$bin" "${suite[@]}" 2> "$work/first.err" || { cat "$work/first.err"; fail "first suite run"; }
+[ "$(json_field "$dir/summary.json" status)" = complete ] || fail "setup: the experiment did not complete"
+[ ! -e "$dir/.lock" ] || fail "setup: a completed run left its lock"
+dead=999999
+while kill -0 $dead 2>/dev/null; do dead=$((dead - 1)); done
+echo "run-experiment pid $dead on host $(hostname) (started 2020-01-01T00:00:00Z)" > "$dir/.lock"
+"$bin" "${suite[@]}" 2> "$work/rerun.err" || { cat "$work/rerun.err"; fail "suite rerun"; }
+cat "$work/rerun.err"
+grep -q "\[e\] complete, skipped" "$work/rerun.err" || fail "the rerun did not skip the complete experiment"
+[ ! -e "$dir/.lock" ] || fail "the rerun left the stale lock $dir/.lock"
+# A live holder: the rerun neither removes its lock nor fails.
+echo "a live holder" > "$dir/.lock"
+flock --no-fork "$dir/.lock" sleep 60 > /dev/null 2>&1 &  # sleep itself holds the lock
+holder=$!
+until ! flock -n "$dir/.lock" true 2>/dev/null; do sleep 0.02; done  # until it holds the lock
+"$bin" "${suite[@]}" 2> "$work/held.err" || { cat "$work/held.err"; kill $holder; fail "suite rerun while a live process holds the lock"; }
+[ -e "$dir/.lock" ] || { kill $holder; fail "the rerun removed a lock a live process holds"; }
+kill $holder; wait $holder 2>/dev/null
+rm -f "$dir/.lock"  # planted above
+echo "ok: a stale lock of a complete experiment is removed by the next suite run; a live one is kept"
