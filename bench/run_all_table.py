@@ -29,5 +29,22 @@ for (model, size) in sorted({(m, s) for m, s, _ in by}, key=lambda k: (k[1] != "
         ratio = f"{t / t_ours:11.2f}x" if t_ours and side != "sparselocal" else f"{'':>12}"
         rss_ratio = f" (RSS {rss / max(r['peak_rss_mb'] for r in ours):.2f}x ours)" if ours and side != "sparselocal" else ""
         print(f"{model:12} {size:12} {side:30} {t:8.3f} {tok:10.0f} {gf:8.1f} {pct} {rss:12.0f} {ratio}{rss_ratio}")
+# What computed each side's products.
+print("\nBLAS of each side:")
+for side in sorted({k[2] for k in by}, key=lambda s: s != "sparselocal"):
+    b = next((r.get("blas") for k, rs in by.items() if k[2] == side for r in rs if r.get("blas")), "?")
+    print(f"  {side:30} {b}")
+try:
+    rows_c = [l.rstrip("\n").split("\t") for l in open(f"{tmp}/ceiling.tsv") if l.strip()]
+except OSError:
+    rows_c = []
+if rows_c:
+    best = {}
+    for label, thr, gf, blas in rows_c:
+        best[thr] = max(best.get(thr, 0.0), float(gf))
+    print("\nsgemm ceiling (1024^3, best of 7) by BLAS, same binary (SL_BLAS / OPENBLAS_CORETYPE):")
+    print(f"{'candidate':44} {'thr':>3} {'GFLOP/s':>8} {'of best':>8}  what ran")
+    for label, thr, gf, blas in rows_c:
+        print(f"{label:44} {thr:>3} {float(gf):8.1f} {100 * float(gf) / best[thr]:7.0f}%  {blas}")
 print("\n--- bench_gemm ---"); print(open(f"{tmp}/gemm.txt").read().rstrip())
 print("\n--- bench_sparsify ---"); print(open(f"{tmp}/sparsify.txt").read().rstrip())

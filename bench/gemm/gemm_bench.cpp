@@ -1,7 +1,10 @@
 // Achieved GFLOP/s of CpuDevice::gemm / gemm_batched (OpenBLAS) on 1024^3 and on the small
 // Transformer's actual products (batch 64 x 24 tokens = 1536 rows, d_model 256, ff 1024,
 // vocab 8000, 4 heads of 64), forward and backward, with 1 and 2 BLAS threads.
-// Usage: bench_gemm [--reps N] [--threads 1,2]
+// Usage: bench_gemm [--reps N] [--threads 1,2] [--ceiling]
+//   --ceiling: only the 1024^3 product (the sgemm ceiling), one line per thread count, for
+//   comparing BLAS libraries (SL_BLAS / OPENBLAS_CORETYPE pick them; bench/run-all does).
+// The first line names the BLAS in use (library, version, kernels, CPU).
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -11,6 +14,7 @@
 
 #include "common/counter_rng.h"
 #include "common/timer.h"
+#include "tensor/cpu/blas_library.h"
 #include "tensor/tensor.h"
 
 namespace {
@@ -58,6 +62,7 @@ sl::Tensor random_tensor(sl::Device& dev, int64_t n, uint64_t stream) {
 
 int main(int argc, char** argv) {
   int reps = 7;
+  bool ceiling_only = false;
   std::vector<int> threads = {1, 2};
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--reps") && i + 1 < argc) {
@@ -66,15 +71,19 @@ int main(int argc, char** argv) {
       threads.clear();
       for (char* t = std::strtok(argv[++i], ","); t; t = std::strtok(nullptr, ","))
         threads.push_back(std::max(1, std::atoi(t)));
+    } else if (!std::strcmp(argv[i], "--ceiling")) {
+      ceiling_only = true;
     } else {
-      std::fprintf(stderr, "usage: %s [--reps N] [--threads 1,2]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--reps N] [--threads 1,2] [--ceiling]\n", argv[0]);
       return 2;
     }
   }
   sl::Device& dev = sl::cpu_device();
+  std::printf("# BLAS: %s\n", sl::blas::describe().c_str());
   std::printf("%-24s %2s %5s %5s %5s %5s %3s %9s %9s %9s\n", "product", "op", "batch", "M", "N",
               "K", "thr", "best ms", "best GF/s", "med GF/s");
   for (const Case& c : kCases) {
+    if (ceiling_only && c.batch != 1) break;
     const int64_t sa = static_cast<int64_t>(c.M) * c.K, sb = static_cast<int64_t>(c.K) * c.N,
                   sc = static_cast<int64_t>(c.M) * c.N;
     sl::Tensor a = random_tensor(dev, sa * c.batch, 1), b = random_tensor(dev, sb * c.batch, 2);
@@ -103,6 +112,7 @@ int main(int argc, char** argv) {
                   flops / med * 1e-9);
       std::fflush(stdout);
     }
+    if (ceiling_only) break;
   }
   return 0;
 }

@@ -84,6 +84,16 @@ class Rnn(nn.Module):
         return h @ self.tgt_emb.weight.t() + self.out_b
 
 
+def torch_blas():
+    """What computes PyTorch's CPU products: its BLAS (the build line naming the library) and
+    the CPU kernels it dispatches to."""
+    lines = [l.strip(" -") for l in torch.__config__.show().splitlines()]
+    blas = next((l for l in lines if "Math Kernel Library" in l or "OpenBLAS" in l),
+                next((l.split("BLAS_INFO=")[1].split(",")[0] for l in lines if "BLAS_INFO=" in l), "?"))
+    cap = next((l.split(":", 1)[1].strip() for l in lines if "CPU capability usage" in l), "?")
+    return f"{blas}; CPU capability {cap}"
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--model", choices=["transformer", "rnn"], default="transformer")
@@ -134,7 +144,7 @@ def main():
                       "median_s": round(med, 5), "best_s": round(min(secs), 5),
                       "tgt_tok_per_s": round(B * T / med, 1),
                       "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
-                      "last_loss": round(loss, 4)}))
+                      "last_loss": round(loss, 4), "blas": torch_blas()}))
 
 
 if __name__ == "__main__":

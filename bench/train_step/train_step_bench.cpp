@@ -22,6 +22,7 @@
 #include "common/counter_rng.h"
 #include "common/timer.h"
 #include "models/seq2seq_model.h"
+#include "tensor/cpu/blas_library.h"
 #include "tensor/profile_table.h"
 #include "train/adam.h"
 
@@ -165,8 +166,9 @@ int main(int argc, char** argv) {
       "\"threads\": %d, \"params\": %zu, "
       "\"steps\": %d, \"median_s\": %.5f, \"best_s\": %.5f, \"tgt_tok_per_s\": %.1f, "
       "\"gflops\": %.2f, \"sgemm_ceiling_gflops\": %.2f, \"peak_rss_mb\": %.1f, \"last_loss\": "
-      "%.4f}\n",
+      "%.4f, \"blas\": \"%s\"}\n",
       model.c_str(), size.c_str(), profile ? "true" : "false", threads, arena.size(), steps, med,
-      best, batch.target_tokens / med, flops / med * 1e-9, ceiling, ru.ru_maxrss / 1024.0, loss);
+      best, batch.target_tokens / med, flops / med * 1e-9, ceiling, ru.ru_maxrss / 1024.0, loss,
+      sl::blas::describe().c_str());
   return 0;
 }

@@ -30,6 +30,39 @@ def latest(d):
         return os.path.join(d, "checkpoints", f.read().strip())
 
 
+# best-model.ckpt's header may carry what a newer binary adds beside the parameters (the
+# embedded SentencePiece model, a format version): those keys are not results.
+BEST_MODEL_EXTRA_META = ("vocab_model", "best_model_version")
+CHECKPOINT_MAGIC = b"SLCKPT1\n"
+
+
+def best_model_content(path):
+    """(meta without BEST_MODEL_EXTRA_META, array names and counts, the arrays' raw bytes) of a
+    checkpoint file (lib/train/checkpoint_file.cpp: magic, u64 header length, JSON header,
+    float arrays, u64 checksum, end marker)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    magic = len(CHECKPOINT_MAGIC)
+    if not data.startswith(CHECKPOINT_MAGIC):
+        sys.exit(f"{path}: not a sparselocal checkpoint")
+    hlen = int.from_bytes(data[magic:magic + 8], "little")
+    header = json.loads(data[magic + 8:magic + 8 + hlen])
+    meta = {k: v for k, v in header["meta"].items() if k not in BEST_MODEL_EXTRA_META} \
+        if isinstance(header.get("meta"), dict) else header.get("meta")
+    n = sum(a["count"] for a in header["arrays"]) * 4
+    body = data[magic + 8 + hlen:magic + 8 + hlen + n]
+    return meta, header["arrays"], body
+
+
+def same_checkpoint(pa, pb):
+    with open(pa, "rb") as fa, open(pb, "rb") as fb:
+        if fa.read() == fb.read():
+            return True
+    if os.path.basename(pa) != "best-model.ckpt":
+        return False
+    return best_model_content(pa) == best_model_content(pb)
+
+
 def close(x, y, rtol):
     """Same structure; floats within rtol (of the larger magnitude, or absolute below 1)."""
     if isinstance(x, dict) and isinstance(y, dict):
@@ -67,16 +100,14 @@ def main(a, b):
     if not nodes or nodes != sorted(n for n in os.listdir(cb) if n.endswith(".ckpt")):
         sys.exit(f"different node files: {os.listdir(ca)} vs {os.listdir(cb)}")
     for n in nodes:
-        with open(os.path.join(ca, n), "rb") as fa, open(os.path.join(cb, n), "rb") as fb:
-            if fa.read() != fb.read():
-                sys.exit(f"{n} differs between {ca} and {cb}")
+        if not same_checkpoint(os.path.join(ca, n), os.path.join(cb, n)):
+            sys.exit(f"{n} differs between {ca} and {cb}")
     best = [os.path.join(d, "best-model.ckpt") for d in (a, b)]
     if any(os.path.exists(p) for p in best):
         if not all(os.path.exists(p) for p in best):
             sys.exit(f"best-model.ckpt in only one of {a}, {b}")
-        with open(best[0], "rb") as fa, open(best[1], "rb") as fb:
-            if fa.read() != fb.read():
-                sys.exit(f"best-model.ckpt differs between {a} and {b}")
+        if not same_checkpoint(best[0], best[1]):
+            sys.exit(f"best-model.ckpt differs between {a} and {b}")
     for name in ("log.jsonl", "valid.jsonl"):
         la, lb = jsonl(os.path.join(a, name)), jsonl(os.path.join(b, name))
         if la != lb:
