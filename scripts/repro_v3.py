@@ -62,6 +62,22 @@ METHODS = {
                                      f"distributed.average_every={K}"]),
     f"4node-fedavg-k{K}": (N, ["distributed.method=fedavg", f"distributed.average_every={K}"]),
 }
+# The paper's descendants (issue 30, BEYOND.md; added to the pre-registration on 2026-12-06
+# before any of their runs, configs/repro-v3/README.md "Descendants"): the same rules, their
+# sources' knobs; DeMo's sign update gets its own lr grid, a factor 8 lower.
+DESCENDANTS = {
+    "4node-powersgd-r4": (N, ["distributed.method=powersgd", "distributed.powersgd.rank=4",
+                              "distributed.powersgd.warmup_steps=200"]),
+    f"4node-diloco-h{K}": (N, ["distributed.method=diloco", f"distributed.average_every={K}",
+                               "distributed.diloco.outer_lr=0.7",
+                               "distributed.diloco.outer_momentum=0.9"]),
+    "4node-demo": (N, ["distributed.method=demo", "train.optimizer=sign"]),
+}
+METHODS.update(DESCENDANTS)
+LR_GRID = {"4node-demo": (0.000125, 0.00025, 0.0005, 0.001)}  # others: rules.LR_GRID
+LR_RANGE = {"4node-demo": (rules.LR_MIN / 8, rules.LR_MAX / 8)}  # others: rules' limits
+# Seeds of the descendants' main runs: 3 for the Transformer, 1 for the RNN (issue 30).
+DESCENDANT_SEEDS = {"transformer": (1, 2, 3), "rnn": (1,)}
 
 
 def lr_sets(lr):
@@ -146,7 +162,7 @@ def phase_lr(s):
     chosen, todo, table = {}, [], {}
     for method in METHODS:
         tried = {}
-        lrs = list(rules.LR_GRID)
+        lrs = list(LR_GRID.get(method, rules.LR_GRID))
         while True:
             entries = [sweep_entry(s.model, method, lr) for lr in lrs]
             missing = s.want(entries)
@@ -154,7 +170,7 @@ def phase_lr(s):
                 todo += missing
                 break
             tried = {lr: s.final_dev_ce(sweep_name(method, lr), SWEEP_STEPS) for lr in lrs}
-            best, nxt = rules.choose_lr(tried)
+            best, nxt = rules.choose_lr(tried, *LR_RANGE.get(method, (rules.LR_MIN, rules.LR_MAX)))
             if nxt is None:
                 chosen[method] = best
                 break
@@ -207,6 +223,8 @@ def phase_main(s, lrs, S):
     entries = []
     for seed in SEEDS:
         for method in METHODS:
+            if method in DESCENDANTS and seed not in DESCENDANT_SEEDS[s.model]:
+                continue
             if method == "1node-dense":
                 entries.append(main_entry(s.model, method, S, seed, lrs[method],
                                           name=main_name("1node-dense-equal-updates", S, seed)))

@@ -39,10 +39,11 @@ def _rank_key(item):
     return (bad, ce if not bad else 0.0, lr)
 
 
-def choose_lr(finals):
+def choose_lr(finals, lr_min=LR_MIN, lr_max=LR_MAX):
     """finals: {lr: final dev CE, or None when the run diverged / has none}, every run of the
     sweep that finished. Returns (chosen lr, next lr to run or None). The next lr is the value
-    beyond the edge the choice sits on; None when the choice is interior or the edge is a limit.
+    beyond the edge the choice sits on; None when the choice is interior or the edge is a limit
+    (lr_min, lr_max: the range the grid may grow to).
     An empty sweep or one where every run diverged chooses nothing: (None, None)."""
     if not finals:
         return None, None
@@ -52,9 +53,9 @@ def choose_lr(finals):
         return None, None
     tried = sorted(finals)
     nxt = None
-    if best == tried[0] and best / 2 >= LR_MIN * (1 - 1e-9):
+    if best == tried[0] and best / 2 >= lr_min * (1 - 1e-9):
         nxt = best / 2
-    elif best == tried[-1] and best * 2 <= LR_MAX * (1 + 1e-9):
+    elif best == tried[-1] and best * 2 <= lr_max * (1 + 1e-9):
         nxt = best * 2
     return best, nxt
 

@@ -4,7 +4,8 @@ the driver must apply the pre-registered rules phase by phase and stop when done
 
 The stand-in writes, for every experiment of the suite it is given, a summary.json and a
 valid.jsonl whose final dev CE is a known function of the method, lr and updates:
-  sweep (1500 updates): 2 + 0.1 * (log2(lr / best))^2, best = 0.004 for every method but
+  sweep (1500 updates): 2 + 0.1 * (log2(lr / best))^2, best = 0.004 for every method (DeMo's
+    lower grid then grows upward to it) but
     sparse-only (0.008, top of the grid -> 0.016 is run too) and 1-node dense (0.001, bottom
     -> 0.0005 is run too);
   4-node dense at S: dev CE 2 + 400 / S, test BLEU 30 - 10000 / S:
@@ -84,15 +85,24 @@ class Driver(env.Case):
         names = [e["name"] for e in load(os.path.join(cfg, "transformer.json"))["experiments"]]
         # 28 grid runs + 2 extensions, budget runs 3000/6000/12000, main: 7 cells (1-node twice)
         # x 3 seeds = 24 minus dense S6000 s1 (the budget run), scaling 4
-        self.assertEqual(len([n for n in names if "-lr-" in n]), 30)
+        # DeMo's grid 0.000125-0.001 has its best (nearest 0.004) at the top: 0.002, 0.004 and
+        # 0.008 are run in turn, 0.004 wins
+        self.assertEqual(chosen["4node-demo"], 0.004)
+        self.assertEqual(sorted(plan["lr"]["4node-demo"]["final_dev_ce"]),
+                         ["0.000125", "0.00025", "0.0005", "0.001", "0.002", "0.004", "0.008"])
+        # 7 methods x 4 + 2 extensions, PowerSGD and DiLoCo 4 each, DeMo 7
+        self.assertEqual(len([n for n in names if "-lr-" in n]), 30 + 4 + 4 + 7)
         self.assertEqual(len([n for n in names if n.startswith("transformer-4node-dense-S")]), 2 + 3)
-        self.assertEqual(len([n for n in names if "-S6000-" in n]), 24 + 4)
-        self.assertEqual(len(names), 30 + 3 + 23 + 4)
+        # main: 8 cells x 3 seeds, descendants 3 x 3 seeds (Transformer), scaling 4
+        self.assertEqual(len([n for n in names if "-S6000-" in n]), 24 + 9 + 4)
+        self.assertEqual(len(names), 45 + 3 + 23 + 9 + 4)
         calls = lines(os.path.join(res, "calls.log"))
         self.assertEqual(len(calls), len(names))  # every experiment ran exactly once
         line = {c.split()[0]: c for c in calls}
         # the chosen lr and its warm-up reach the later runs; equal tokens = 4S updates of 1 node
         self.assertIn("train.lr=0.008 train.warmup=400", line["transformer-4node-sparse-S6000-s2"])
+        self.assertIn("distributed.method=demo train.optimizer=sign train.lr=0.004",
+                      line["transformer-4node-demo-S6000-s3"])
         tok = line["transformer-1node-dense-equal-tokens-S6000-s3"]
         self.assertIn("train.lr=0.001 train.warmup=200", tok)
         self.assertIn("train.max_steps=24000 valid.every=800 valid.final_every=100", tok)

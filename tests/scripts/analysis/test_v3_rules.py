@@ -29,6 +29,12 @@ class LearningRate(unittest.TestCase):
         self.assertEqual(choose_lr({0.032: 2.3, 0.064: 2.1}), (0.064, None))
         self.assertEqual(choose_lr({0.000125: 2.1, 0.00025: 2.3}), (0.000125, None))
 
+    def test_a_lower_range(self):
+        # DeMo's grid starts at 0.000125; with lr_min 0.000125 / 8 the bottom edge extends
+        self.assertEqual(choose_lr({0.000125: 2.1, 0.00025: 2.3}, 0.000125 / 8, 0.008),
+                         (0.000125, 0.0000625))
+        self.assertEqual(choose_lr({0.004: 2.3, 0.008: 2.1}, 0.000125 / 8, 0.008), (0.008, None))
+
     def test_warmup_and_labels(self):
         # 200 up to lr 0.004, then 200 x lr / 0.004
         self.assertEqual([warmup_for(x) for x in (0.001, 0.004, 0.008, 0.016)], [200, 200, 400, 800])
