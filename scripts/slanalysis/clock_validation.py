@@ -137,7 +137,7 @@ def load_runs(root, note=print):
     out = []
     for d in sorted(os.listdir(base)):
         p = os.path.join(base, d)
-        if os.path.isfile(os.path.join(p, "log.jsonl")):
+        if any(os.path.isfile(os.path.join(p, f)) for f in ("log.jsonl", "log.jsonl.gz")):
             r = ClockRun(p, note)
             if r.ok():
                 out.append(r)

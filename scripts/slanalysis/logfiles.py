@@ -1,11 +1,14 @@
 """Reading the files of docs/LOG_FORMAT.md: JSON objects, JSON lines, experiment folders.
 
 Nothing here knows what a run means; experiment.py builds the data model on top."""
+import gzip
 import json
 import math
 import os
 
-EXPERIMENT_FILES = ("log.jsonl", "summary.json", "config.json")
+# log.jsonl of a finished run may be committed gzip-compressed (scripts/compress-logs.py):
+# readers take log.jsonl.gz where log.jsonl is absent.
+EXPERIMENT_FILES = ("log.jsonl", "log.jsonl.gz", "summary.json", "config.json")
 
 
 def number(x):
@@ -28,12 +31,23 @@ def read_json(path, note):
         return None
 
 
+def open_text(path):
+    """path, or path + '.gz' when only the compressed file exists, as text; None when neither."""
+    if os.path.isfile(path):
+        return open(path, encoding="utf-8", errors="replace")
+    if os.path.isfile(path + ".gz"):
+        return gzip.open(path + ".gz", "rt", encoding="utf-8", errors="replace")
+    return None
+
+
 def read_jsonl(path, note=None):
-    """One object per line; a torn line (a run killed mid-write) is skipped, not fatal."""
+    """One object per line (path or path.gz); a torn line (a run killed mid-write) is skipped,
+    not fatal."""
     rows = []
-    if not os.path.isfile(path):
+    f = open_text(path)
+    if f is None:
         return rows
-    with open(path, encoding="utf-8", errors="replace") as f:
+    with f:
         for lineno, line in enumerate(f, 1):
             if not line.strip():
                 continue

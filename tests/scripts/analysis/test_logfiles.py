@@ -25,6 +25,33 @@ class LogFiles(env.Case):
         self.assertEqual(seen, [f"{path}:5: skipped an incomplete or malformed line"])
         self.assertEqual(read_jsonl(os.path.join(self.work, "missing.jsonl")), [])
 
+    def test_read_jsonl_takes_the_gzip_copy_when_the_plain_file_is_absent(self):
+        import gzip
+        import subprocess
+        import sys
+        run = os.path.join(self.work, "run")
+        os.makedirs(run)
+        with open(os.path.join(run, "log.jsonl"), "w") as f:
+            f.write('{"step": 10}\n{"step": 20}\n')
+        with open(os.path.join(run, "summary.json"), "w") as f:
+            f.write('{"status": "complete"}')
+        # scripts/compress-logs.py replaces it with log.jsonl.gz; the reader reads it back
+        p = subprocess.run([sys.executable, os.path.join(env.REPO, "scripts", "compress-logs.py"),
+                            self.work], capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertFalse(os.path.exists(os.path.join(run, "log.jsonl")))
+        with gzip.open(os.path.join(run, "log.jsonl.gz"), "rt") as f:
+            self.assertEqual(f.read(), '{"step": 10}\n{"step": 20}\n')
+        self.assertEqual(read_jsonl(os.path.join(run, "log.jsonl")), [{"step": 10}, {"step": 20}])
+        # an unfinished run (no complete summary) keeps its plain log: --resume appends to it
+        other = os.path.join(self.work, "running")
+        os.makedirs(other)
+        with open(os.path.join(other, "log.jsonl"), "w") as f:
+            f.write('{"step": 1}\n')
+        subprocess.run([sys.executable, os.path.join(env.REPO, "scripts", "compress-logs.py"),
+                        self.work], check=True, capture_output=True)
+        self.assertTrue(os.path.exists(os.path.join(other, "log.jsonl")))
+
     def test_read_json(self):
         good, bad, arr = (os.path.join(self.work, n) for n in ("a.json", "b.json", "c.json"))
         for p, text in ((good, '{"x": 1}'), (bad, '{"x": '), (arr, "[1]")):
