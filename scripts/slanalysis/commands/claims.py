@@ -30,7 +30,7 @@ from ..claims_v2 import v2_sections
 from ..experiment import by_model, load_experiments
 from ..notes import Notes
 from ..variants import group_variants
-from .common import UsageError, fail, profiles_or_fail, results_dir_or_fail, write_atomic
+from .common import UsageError, guarded, profiles_or_fail, results_dir_or_fail, write_atomic
 
 PROGRAM = "claims.py"
 
@@ -57,11 +57,7 @@ def parse_args(argv, prog):
 
 
 def main(argv, prog=PROGRAM):
-    args = parse_args(argv, prog)
-    try:
-        return run(args, argv, prog)
-    except UsageError as e:
-        return fail(prog, e)
+    return guarded(prog, run, parse_args(argv, prog), argv, prog)
 
 
 def run(args, argv, prog):

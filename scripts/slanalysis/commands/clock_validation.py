@@ -15,7 +15,7 @@ import os
 from ..clock_validation import SKIP, fit, load_runs, row, within
 from ..formatting import md_table
 from ..profiles import load_profile, step_compute_s
-from .common import UsageError, fail
+from .common import UsageError, guarded
 
 PROGRAM = "clock-validation"
 
@@ -122,8 +122,4 @@ def figure(rows, path, eta, o):
 
 
 def main(argv, prog=PROGRAM):
-    args = parse_args(argv, prog)
-    try:
-        return run(args, prog)
-    except UsageError as e:
-        return fail(prog, e)
+    return guarded(prog, run, parse_args(argv, prog), prog)

@@ -43,3 +43,11 @@ def pyplot():
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     return plt
+
+
+def guarded(prog, fn, *args):
+    """fn(*args), with a UsageError turned into its one-line message and exit status 2."""
+    try:
+        return fn(*args)
+    except UsageError as e:
+        return fail(prog, e)

@@ -14,7 +14,7 @@ from ..experiment import load_experiments
 from ..notes import Notes
 from ..references import variant_references
 from ..variants import group_variants
-from .common import UsageError, fail, results_dir_or_fail
+from .common import UsageError, guarded, results_dir_or_fail
 
 PROGRAM = "convergence"
 
@@ -31,11 +31,7 @@ def parse_args(argv, prog):
 
 
 def main(argv, prog=PROGRAM):
-    args = parse_args(argv, prog)
-    try:
-        return run(args, prog)
-    except UsageError as e:
-        return fail(prog, e)
+    return guarded(prog, run, parse_args(argv, prog), prog)
 
 
 def run(args, prog):

@@ -28,7 +28,7 @@ from ..references import summary_references
 from ..summary import default_target, summary_lines
 from ..variants import group_variants
 from ..virtual_time import annotate
-from .common import UsageError, fail, profiles_or_fail, pyplot, results_dir_or_fail, write_atomic
+from .common import UsageError, fail, guarded, profiles_or_fail, pyplot, results_dir_or_fail, write_atomic
 
 PROGRAM = "plot.py"
 
@@ -58,11 +58,7 @@ def parse_args(argv, prog):
 
 
 def main(argv, prog=PROGRAM):
-    args = parse_args(argv, prog)
-    try:
-        return run(args, prog)
-    except UsageError as e:
-        return fail(prog, e)
+    return guarded(prog, run, parse_args(argv, prog), prog)
 
 
 def select(args, exps):

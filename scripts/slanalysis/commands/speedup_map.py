@@ -41,7 +41,7 @@ from ..notes import Notes
 from ..references import variant_references
 from ..targets import target_for
 from ..variants import group_variants
-from .common import UsageError, fail, profiles_or_fail, pyplot, results_dir_or_fail, write_atomic
+from .common import UsageError, fail, guarded, profiles_or_fail, pyplot, results_dir_or_fail, write_atomic
 
 PROGRAM = "speedup_map.py"
 
@@ -67,11 +67,7 @@ def parse_args(argv, prog):
 
 
 def main(argv, prog=PROGRAM):
-    args = parse_args(argv, prog)
-    try:
-        return run(args, argv, prog)
-    except UsageError as e:
-        return fail(prog, e)
+    return guarded(prog, run, parse_args(argv, prog), argv, prog)
 
 
 def variant_rows(variants, hits, fsel):

@@ -29,7 +29,7 @@ from ..notes import Notes
 from ..references import variant_references
 from ..target_sweep import DEFAULT_FACTORS, Sweep, sweep_lines
 from ..variants import group_variants
-from .common import UsageError, fail, profiles_or_fail, pyplot, results_dir_or_fail, write_atomic
+from .common import UsageError, fail, guarded, profiles_or_fail, pyplot, results_dir_or_fail, write_atomic
 
 PROGRAM = "speedup-vs-target"
 
@@ -72,11 +72,7 @@ def parse_args(argv, prog):
 
 
 def main(argv, prog=PROGRAM):
-    args = parse_args(argv, prog)
-    try:
-        return run(args, argv, prog)
-    except UsageError as e:
-        return fail(prog, e)
+    return guarded(prog, run, parse_args(argv, prog), argv, prog)
 
 
 def run(args, argv, prog):
