@@ -69,4 +69,4 @@ for rate in ${rates//,/ }; do
     done
   done
 done
-echo "clock-validation: runs in $out; next: python3 scripts/analyze.py clock-validation $(dirname "$out")" >&2
+echo "clock-validation: runs in $out; next: python3 scripts/analyze.py clock-validation $(dirname "$out") --profile configs/hardware/<this CPU, scripts/measure-profile.sh --copies 2>.json" >&2

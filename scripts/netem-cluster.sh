@@ -49,13 +49,21 @@ if [[ $(id -u) != 0 ]]; then
   echo "netem-cluster: needs root (network namespaces and tc); nothing was created" >&2; exit 2
 fi
 
-# The tbf bucket must hold a whole packet and what the rate sends between two timer ticks.
+# The tbf bucket: a real link serialises every byte at its rate, so the bucket is small: 200 us
+# at the rate, at least two packets (tbf paces with high-resolution timers and cuts the
+# loopback's GSO super-packets to fit). Measured here with one TCP stream (python sockets, 10 MB
+# / 100 MB) at 1gbit: a 20 us bucket delivers 0.71 Gbit/s of payload (the timer cannot keep up),
+# 200 us 0.946 (what TCP carries on a real 1 Gbit/s Ethernet at MTU 1500: 1448 / 1538 = 0.941),
+# 2 ms 0.962; but a 2 ms bucket (this script's first version: 250 KB at 1gbit) lets a sparse
+# step's ~40 KB through at memory speed: measured 0.1 ms where the link needs 0.5 ms
+# (results/clock/validation.md). SL_NETEM_BURST_US overrides the 200 us for such experiments.
 bits_per_s() {  # 100mbit -> 100000000
   local v=${1%%[a-z]*} u=${1##*[0-9.]}
   case $u in bit) m=1 ;; kbit) m=1000 ;; mbit) m=1000000 ;; gbit) m=1000000000 ;; esac
   awk -v v="$v" -v m="$m" 'BEGIN { printf "%.0f", v * m }'
 }
-burst=$(awk -v r="$(bits_per_s "$rate")" -v mtu="$mtu" 'BEGIN { b = r / 8 * 0.002; if (b < 4 * mtu) b = 4 * mtu; printf "%d", b }')
+burst_us=${SL_NETEM_BURST_US:-200}
+burst=$(awk -v r="$(bits_per_s "$rate")" -v mtu="$mtu" -v us="$burst_us" 'BEGIN { b = r / 8 * us * 1e-6; if (b < 2 * mtu) b = 2 * mtu; printf "%d", b }')
 
 ns="sl-netem-$$"
 child=""

@@ -44,8 +44,10 @@ RingNetworkModel parse_network(ConfigObject& c) {
   ConfigObject n = c.object("network");
   const double bw = n.required_number("bandwidth_gbps", 1e-9);
   const double lat = n.number("latency_us", 0.0, 0.0);
+  const double eta = n.number("efficiency", 1.0, 1e-6, 1.0);
+  const double overhead = n.number("overhead_us", 0.0, 0.0);
   n.finish();
-  return RingNetworkModel::custom(bw, lat);
+  return RingNetworkModel::custom(bw, lat, eta, overhead);
 }
 
 PowerSgdConfig parse_powersgd(ConfigObject c) {
@@ -136,9 +138,13 @@ nlohmann::json DistributedConfig::to_json() const {
   j["average_every"] = average_every;
   j["average_moments"] = average_moments;
   j["encoding"] = pair_encoding_name(encoding);
-  if (network.name == "custom")
+  if (network.name == "custom") {
     j["network"] = {{"bandwidth_gbps", network.bandwidth_gbps}, {"latency_us", network.latency_us}};
-  else
+    if (!network.paper_model()) {
+      j["network"]["efficiency"] = network.efficiency;
+      j["network"]["overhead_us"] = network.overhead_us;
+    }
+  } else
     j["network"] = network.name;
   if (method == Method::PowerSgd)
     j["powersgd"] = {{"rank", powersgd.rank},

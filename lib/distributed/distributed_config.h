@@ -48,7 +48,10 @@ struct DeMoConfig {     // Peng et al. 2024; the update rule is train.optimizer 
 //   average_moments    also average Adam's moments                   (default false)
 //   encoding           "pairs32" | "delta-varint"                    (default "pairs32")
 //   network            "1gbe" | "10gbe" | "ib100" | {"bandwidth_gbps": B > 0,
-//                      "latency_us": a >= 0 (default 0)}             (default "10gbe")
+//                      "latency_us": a >= 0 (default 0),
+//                      "efficiency": eta in (0, 1] (default 1),
+//                      "overhead_us": o >= 0 (default 0)}           (default "10gbe")
+//                      eta and o: the measured link's terms, results/clock/validation.md
 //   powersgd           {rank, warmup_steps, warm_start, min_compression_rate, random_seed}
 //   diloco             {outer_lr, outer_momentum, nesterov}
 //   demo               {beta, chunk, topk}   (pairs travel in `encoding`)

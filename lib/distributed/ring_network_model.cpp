@@ -6,12 +6,12 @@ namespace sl {
 
 double RingNetworkModel::allreduce_seconds(double bytes, int N) const {
   if (N <= 1) return 0.0;
-  return 2.0 * (N - 1) / N * bytes / bytes_per_second() + 2.0 * (N - 1) * latency_us * 1e-6;
+  return 2.0 * (N - 1) / N * bytes / bytes_per_second() + 2.0 * (N - 1) * hop_seconds();
 }
 
 double RingNetworkModel::allgather_seconds(double bytes_per_node, int N) const {
   if (N <= 1) return 0.0;
-  return (N - 1) * bytes_per_node / bytes_per_second() + (N - 1) * latency_us * 1e-6;
+  return (N - 1) * bytes_per_node / bytes_per_second() + (N - 1) * hop_seconds();
 }
 
 const std::array<std::string, kNetworkPresetCount>& network_preset_names() {
@@ -26,10 +26,13 @@ RingNetworkModel RingNetworkModel::preset(const std::string& name) {
   throw std::invalid_argument("unknown network preset \"" + name + "\"");
 }
 
-RingNetworkModel RingNetworkModel::custom(double bandwidth_gbps, double latency_us) {
+RingNetworkModel RingNetworkModel::custom(double bandwidth_gbps, double latency_us,
+                                          double efficiency, double overhead_us) {
   if (!(bandwidth_gbps > 0) || !(latency_us >= 0))
     throw std::invalid_argument("network: bandwidth must be > 0 and latency >= 0");
-  return {"custom", bandwidth_gbps, latency_us};
+  if (!(efficiency > 0 && efficiency <= 1) || !(overhead_us >= 0))
+    throw std::invalid_argument("network: efficiency must be in (0, 1] and overhead >= 0");
+  return {"custom", bandwidth_gbps, latency_us, efficiency, overhead_us};
 }
 
 }  // namespace sl

@@ -205,10 +205,17 @@ const std::map<std::string, Meaning>& meanings() {
       {"/distributed/demo/topk",
        {"demo: DCT coefficients sent per chunk (at most the chunk size)"}},
       {"/distributed/network",
-       {"modeled network for the modeled times: a preset name or {bandwidth_gbps, latency_us}",
+       {"modeled network for the modeled times: a preset name or {bandwidth_gbps, latency_us, "
+        "efficiency, overhead_us} (the presets are PAPER.md's model: efficiency 1, overhead 0)",
         "\"10gbe\""}},
       {"/distributed/network/bandwidth_gbps", {"custom network: bandwidth in Gbit/s (required)"}},
       {"/distributed/network/latency_us", {"custom network: latency per message in microseconds"}},
+      {"/distributed/network/efficiency",
+       {"custom network: eta, the share of the bandwidth that carries payload (measured on a "
+        "real link: results/clock/validation.md)"}},
+      {"/distributed/network/overhead_us",
+       {"custom network: o, software overhead per message hop in microseconds, added to the "
+        "latency (results/clock/validation.md)"}},
       {"/output", {"where results go"}},
       {"/output/dir", {"results directory; --output-dir overrides it", "\"results/<name>\""}},
   };
@@ -270,7 +277,7 @@ void table(std::ostringstream& out, const std::vector<ConfigKeyInfo>& keys) {
       type = "string or object";
       allowed.clear();
       for (const std::string& p : network_preset_names()) allowed += "\"" + p + "\" | ";
-      allowed += "{bandwidth_gbps, latency_us}";
+      allowed += "{bandwidth_gbps, latency_us, efficiency, overhead_us}";
     }
     out << "| `" << dotted(k.pointer) << "` | " << type << " | "
         << (def.empty() ? "" : "`" + md_escape(def) + "`") << " | " << md_escape(allowed) << " | "

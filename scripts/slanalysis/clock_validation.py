@@ -36,13 +36,15 @@ class ClockRun:
         self.method = self.name.split("-")[1] if "-" in self.name else self.summary.get("method")
         self.rate_bps = float(self.counters.get("rate_bits_per_s") or 0)
         self.rate = self.counters.get("rate", "?")
-        self.steps = []  # (step, X, Y, comm_min_s, comm_s, compute_s, wall_s)
+        self.steps = []  # (step, X, Y, comm_min_s, comm_s, compute_s, wall_s, selection_s)
         for r in read_jsonl(os.path.join(path, "log.jsonl"), note):
             cxy = solve_cxy(r.get("modeled_comm_s") or {})
             if cxy is None or "comm_min_s" not in r:
                 continue
+            st = r.get("strategy") or {}
+            sel = float(st.get("compress_s") or 0.0) + float(st.get("decompress_s") or 0.0)
             self.steps.append((int(r["step"]), cxy[1], cxy[2], float(r["comm_min_s"]),
-                               float(r["comm_s"]), float(r["compute_s"]), float(r["wall_s"])))
+                               float(r["comm_s"]), float(r["compute_s"]), float(r["wall_s"]), sel))
         self.steps.sort()
 
     def ok(self):
@@ -72,7 +74,8 @@ class ClockRun:
 def fit(runs, skip=SKIP):
     """(eta, overhead_s) minimising sum over runs of ((model - measured) / measured)^2 with
     model = A / eta + Y o (A = bandwidth seconds, Y = hops per step): linear least squares in
-    (1 / eta, o), solved in closed form. Runs with no measured communication are left out."""
+    (1 / eta, o), solved in closed form, with o >= 0 (when the unconstrained o is negative, o = 0
+    and eta is fitted alone). Runs with no measured communication are left out."""
     s_aa = s_ay = s_yy = s_am = s_ym = 0.0
     for r in runs:
         a, y, m, _ = r.means(skip)
@@ -90,16 +93,18 @@ def fit(runs, skip=SKIP):
     if det <= 1e-9 * s_aa * s_yy:  # one run, or runs that cannot tell the two terms apart
         return s_aa / s_am, 0.0
     inv_eta = (s_am * s_yy - s_ay * s_ym) / det
-    inv_eta = (s_am * s_yy - s_ay * s_ym) / det
     o = (s_aa * s_ym - s_ay * s_am) / det
+    if o < 0:  # no overhead to find (a negative one is noise): eta alone, o = 0
+        return s_aa / s_am, 0.0
     return 1.0 / inv_eta, o
 
 
 def predicted_wall(run, compute_s, eta=1.0, overhead_s=0.0):
-    """The virtual clock's wall time of the whole run: every step's profile compute plus its
-    modeled communication (all steps, the first ones included)."""
+    """The virtual clock's wall time of the whole run: every step's profile compute, its
+    measured selection seconds (compress + decompress of node 0, the clock's measured SEL) and
+    its modeled communication (all steps, the first ones included)."""
     B = run.bandwidth_Bps()
-    return sum(compute_s + s[1] / B / eta + s[2] * overhead_s for s in run.steps)
+    return sum(compute_s + s[7] + s[1] / B / eta + s[2] * overhead_s for s in run.steps)
 
 
 def measured_wall(run):

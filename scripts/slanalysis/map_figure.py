@@ -5,6 +5,7 @@ import os
 
 from .formatting import wrap
 from .maps import B_RANGE, C_RANGE, speedup_grid
+from .network import PAPER_TERMS
 from .network import PRESETS
 from .profiles import profile_compute
 
@@ -12,7 +13,7 @@ PROFILE_COLORS = ("tab:green", "tab:orange", "tab:purple", "tab:cyan")
 
 
 def draw(plt, model, variants, d4, d1, hits, fsel, profiles, cs, bs, latency_us, key, target,
-         how, out_dir, tag_suffix=""):
+         how, out_dir, tag_suffix="", terms=PAPER_TERMS):
     """Writes <model>-speedup-map<tag>-vs-{dense4,1node}.png; returns the file names."""
     import matplotlib.colors as mcolors
     names = []
@@ -42,7 +43,7 @@ def draw(plt, model, variants, d4, d1, hits, fsel, profiles, cs, bs, latency_us,
                 ax.text(0.5, 0.5, "\n".join(wrap(why, 42)), transform=ax.transAxes,
                         ha="center", va="center", fontsize=6)
             else:
-                grid = speedup_grid(h, rh, cs, bs, latency_us, fsel[v.name], fsel[ref.name])
+                grid = speedup_grid(h, rh, cs, bs, latency_us, fsel[v.name], fsel[ref.name], terms)
                 z = [[math.log2(x) for x in row] for row in grid]
                 mesh = ax.pcolormesh(bs, cs, z, cmap="RdBu", norm=norm, shading="auto")
                 lo, hi = min(min(r) for r in z), max(max(r) for r in z)
@@ -72,7 +73,10 @@ def draw(plt, model, variants, d4, d1, hits, fsel, profiles, cs, bs, latency_us,
             row[0].set_ylabel("compute per step [s]", fontsize=7)
         label = "dev CE <=" if key == "dev_ce" else "dev BLEU >="
         fig.suptitle(f"{model}: time-to-target speed-up over {title} ({label} {target:.3f}; {how}); "
-                     f"latency {latency_us:g} us/hop; solid 1.0x, dashed 1.5x", fontsize=8)
+                     f"latency {latency_us:g} us/hop"
+                     + ("" if terms.source is None else
+                        f", link eta {terms.efficiency:.2f} + {terms.overhead_us:.0f} us/hop")
+                     + "; solid 1.0x, dashed 1.5x", fontsize=8)
         if mesh is not None:
             cb = fig.colorbar(mesh, ax=axes, shrink=0.8)
             cb.set_ticks([-2, -1, math.log2(2 / 3), 0, math.log2(1.5), 1, 2])

@@ -5,7 +5,7 @@ import math
 
 from .formatting import ratio
 from .hits import Hit, selection_fraction
-from .network import PRESETS, Network, ring_comm_s
+from .network import PAPER_TERMS, Network, ring_comm_s, with_link_terms
 from .profiles import profile_compute
 from .references import variant_references
 
@@ -18,10 +18,10 @@ def logspace(lo, hi, n):
     return [10 ** (a + (b - a) * i / (n - 1)) for i in range(n)]
 
 
-def speedup_grid(hit, ref, cs, bs, latency_us, f_hit, f_ref):
+def speedup_grid(hit, ref, cs, bs, latency_us, f_hit, f_ref, terms=PAPER_TERMS):
     """[[ref time / hit time for each bandwidth b (Gbit/s)] for each compute c], latency_us per
-    hop everywhere."""
-    nets = [Network(f"{b:g} Gbit/s", b, latency_us) for b in bs]
+    hop everywhere, with the link terms (network.LinkTerms)."""
+    nets = [with_link_terms(Network(f"{b:g} Gbit/s", b, latency_us), terms) for b in bs]
     return [[ref.time(c, n, f_ref) / hit.time(c, n, f_hit) for n in nets] for c in cs]
 
 
@@ -45,13 +45,14 @@ def comm_per_step(variant, net):
 
 
 def profile_rows(model, variants, d4, d1, hits, profiles, networks):
-    """Speed-ups at each shipped profile (and its sensitivity band) x preset network."""
+    """Speed-ups at each shipped profile (and its sensitivity band) x network (network.Network,
+    e.g. the presets with the measured link terms)."""
     rows = []
     for prof in profiles:
         scales = sorted(set([1.0] + list(prof.get("sensitivity", []))))
         for scale in scales:
-            for name in networks:
-                net = PRESETS[name]
+            for net in networks:
+                name = net.name
                 ref4 = hits[d4.name] if d4 else None
                 ref1 = hits[d1.name] if d1 else None
                 c = profile_compute(prof, d4.clocks[0], scale)[0] if d4 else None

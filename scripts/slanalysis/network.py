@@ -6,16 +6,25 @@ A run's collectives reduce to two sums over its steps (clock.py recovers them fr
      per node (the bandwidth term's bytes)
   Y  latency hops: 2(N-1) per all-reduce, (N-1) per all-gather
 and the modeled communication time on a network of bandwidth B (Gbit/s) and per-hop latency a
-is X * 8 / B + Y * a (ring_comm_s). Every caller passes a Network and calls ring_comm_s, so a
-fitted per-message overhead or a TCP efficiency factor (issue 29) is one more field of Network
-(with a default that leaves the model as it is) and one more term in ring_comm_s, nowhere else.
+is X * 8 / B + Y * a (ring_comm_s). Measured on a real rate-limited link (issue 29,
+results/clock/validation.md) the model gains two terms, fields of Network that default to
+PAPER.md's model:
+  eta  efficiency: B carries eta B of payload           -> X * 8 / (eta B)
+  o    software overhead per hop (MPI + TCP), seconds  -> Y * (a + o)
+with_link_terms puts the fitted pair (link_terms reads it from validation.json) on any Network;
+the speed-up maps and the target tables use it by default where results/clock/validation.json
+exists.
 solve_cxy inverts the model the trainer used for its presets, so it changes only when
 lib/distributed/ring_network_model.cpp does."""
+import json
+import os
 from collections import namedtuple
 
 
-class Network(namedtuple("Network", "name gbps latency_us")):
-    """A network of the ring model: bandwidth in Gbit/s, latency per hop in microseconds."""
+class Network(namedtuple("Network", "name gbps latency_us efficiency overhead_us",
+                          defaults=(1.0, 0.0))):
+    """A network of the ring model: bandwidth in Gbit/s, latency per hop in microseconds, and
+    the measured link's efficiency eta and per-hop overhead o (microseconds)."""
     __slots__ = ()
 
 
@@ -30,7 +39,48 @@ def seconds_per_byte(gbps):
 
 def ring_comm_s(ring_bytes, hops, net):
     """(bandwidth seconds, latency seconds) of X ring bytes and Y hops on Network net."""
-    return ring_bytes * seconds_per_byte(net.gbps), hops * net.latency_us * 1e-6
+    return (ring_bytes * seconds_per_byte(net.gbps * net.efficiency),
+            hops * (net.latency_us + net.overhead_us) * 1e-6)
+
+
+class LinkTerms(namedtuple("LinkTerms", "efficiency overhead_us source")):
+    """The fitted (eta, o) of a measured link and where they come from."""
+    __slots__ = ()
+
+    def describe(self):
+        if self.source is None:
+            return "PAPER.md's ring model (eta 1, no per-hop overhead)"
+        return (f"the ring model with the link terms measured in {self.source}: eta "
+                f"{self.efficiency:.3f}, per-hop overhead {self.overhead_us:.0f} us")
+
+
+PAPER_TERMS = LinkTerms(1.0, 0.0, None)
+DEFAULT_VALIDATION = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))), "results", "clock", "validation.json")
+
+
+def link_terms(spec="auto"):
+    """spec: "paper" (PAPER.md's model), a validation.json path, or "auto" (the repository's
+    results/clock/validation.json when it exists, else paper). Raises ValueError on a file
+    without the fitted model."""
+    if spec == "paper" or (spec == "auto" and not os.path.isfile(DEFAULT_VALIDATION)):
+        return PAPER_TERMS
+    path = DEFAULT_VALIDATION if spec == "auto" else spec
+    try:
+        with open(path) as f:
+            model = json.load(f)["model"]
+        eta, o = float(model["eta"]), float(model["overhead_s"]) * 1e6
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise ValueError(f"{path}: expected a clock validation (scripts/analyze.py "
+                         f"clock-validation) with model.eta and model.overhead_s ({e})")
+    if not (0 < eta <= 1.5) or o < 0:
+        raise ValueError(f"{path}: model.eta {eta} / overhead {o} us out of range")
+    rel = os.path.relpath(path, os.path.dirname(os.path.dirname(DEFAULT_VALIDATION)))
+    return LinkTerms(eta, o, path if rel.startswith("..") else os.path.join("results", rel))
+
+
+def with_link_terms(net, terms):
+    return net._replace(efficiency=terms.efficiency, overhead_us=terms.overhead_us)
 
 
 def solve_cxy(modeled):

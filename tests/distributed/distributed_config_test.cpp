@@ -72,6 +72,12 @@ TEST(DistributedConfig, ErrorsNameTheJsonPointer) {
   EXPECT_EQ("cfg.json:/distributed/network/latency",
             error_where({{"network", {{"bandwidth_gbps", 1}, {"latency", 3}}}}));
   EXPECT_EQ("cfg.json:/distributed/average_moments", error_where({{"average_moments", 1}}));
+  EXPECT_EQ("cfg.json:/distributed/network/efficiency",
+            error_where({{"network", {{"bandwidth_gbps", 1}, {"efficiency", 0}}}}));
+  EXPECT_EQ("cfg.json:/distributed/network/efficiency",
+            error_where({{"network", {{"bandwidth_gbps", 1}, {"efficiency", 1.2}}}}));
+  EXPECT_EQ("cfg.json:/distributed/network/overhead_us",
+            error_where({{"network", {{"bandwidth_gbps", 1}, {"overhead_us", -1}}}}));
 }
 
 TEST(DistributedConfig, TheMethodsAfterThePaperHaveTheirSourcesDefaults) {
@@ -157,6 +163,24 @@ TEST(RingNetworkModel, PresetsAndFormulas) {
   EXPECT_EQ(20.0, RingNetworkModel::preset("10gbe").latency_us);
   EXPECT_THROW(RingNetworkModel::preset("wifi"), std::invalid_argument);
   EXPECT_THROW(RingNetworkModel::custom(0, 1), std::invalid_argument);
+  EXPECT_TRUE(g1.paper_model());
+}
+
+// The measured link's terms (issue 29): B -> eta B, a -> a + o, on both collectives.
+TEST(RingNetworkModel, EfficiencyAndPerHopOverheadOfAMeasuredLink) {
+  const RingNetworkModel m = RingNetworkModel::custom(1.0, 50.0, 0.8, 150.0);
+  EXPECT_FALSE(m.paper_model());
+  EXPECT_DOUBLE_EQ(0.8 * 1.25e8, m.bytes_per_second());
+  EXPECT_DOUBLE_EQ(2.0 * 3 / 4 * 1e8 / 1e8 + 2 * 3 * 200e-6, m.allreduce_seconds(1e8, 4));
+  EXPECT_DOUBLE_EQ(3 * 1e6 / 1e8 + 3 * 200e-6, m.allgather_seconds(1e6, 4));
+  EXPECT_THROW(RingNetworkModel::custom(1, 0, 0.0), std::invalid_argument);
+  EXPECT_THROW(RingNetworkModel::custom(1, 0, 1.5), std::invalid_argument);
+  EXPECT_THROW(RingNetworkModel::custom(1, 0, 1.0, -1), std::invalid_argument);
+  const DistributedConfig d = DistributedConfig::from_json(
+      {{"network", {{"bandwidth_gbps", 1}, {"efficiency", 0.8}, {"overhead_us", 150}}}}, "c");
+  EXPECT_DOUBLE_EQ(0.8, d.network.efficiency);
+  EXPECT_DOUBLE_EQ(150.0, d.network.overhead_us);
+  EXPECT_DOUBLE_EQ(0.8, d.to_json()["network"]["efficiency"].get<double>());
 }
 
 }  // namespace

@@ -46,7 +46,8 @@ def main(argv):
     #    = 12.25; dev CE 3.0, BLEU 40 - 30 = 10.
     r = subprocess.run([sys.executable, os.path.join(repo, "scripts", "vclock.py"), "clock",
                         os.path.join(root, "tf-4node-partial-s1"), "--profile", prof_path,
-                        "--network", "1gbe"], capture_output=True, text=True, timeout=120)
+                        "--network", "1gbe", "--link-terms", "paper"], capture_output=True,
+                       text=True, timeout=120)
     if r.returncode != 0 or "200\t3.0\t10.0\t12.250\t10.000\t2.000\t0.160\t0.090" not in r.stdout:
         FAIL.append(f"vclock.py clock: exit {r.returncode}, output {r.stdout!r} {r.stderr!r}")
     # vclock.py flops on a suite file (no "model"): one line, exit 2
@@ -63,7 +64,8 @@ def main(argv):
     #    2.16x, share 0.0166 / 0.1166 = 14%.
     r = subprocess.run([sys.executable, os.path.join(repo, "scripts", "speedup_map.py"), root,
                         "--no-plot", "--target-ce", "3.0", "--latency-us", "0",
-                        "--profile", prof_path, "--out", os.path.join(work, "map")],
+                        "--profile", prof_path, "--out", os.path.join(work, "map"),
+                        "--link-terms", "paper"],
                        capture_output=True, text=True, timeout=120)
     if r.returncode != 0:
         FAIL.append(f"speedup_map.py exit {r.returncode}: {r.stderr}")
@@ -100,7 +102,7 @@ def main(argv):
         import matplotlib  # noqa: F401
         r = subprocess.run([sys.executable, os.path.join(repo, "scripts", "speedup_map.py"), root,
                             "--target-ce", "3.0", "--profile", prof_path, "--grid", "9",
-                            "--out", os.path.join(work, "map-fig")],
+                            "--out", os.path.join(work, "map-fig"), "--link-terms", "paper"],
                            capture_output=True, text=True, timeout=120)
         for name in ("transformer-speedup-map-vs-dense4.png", "transformer-speedup-map-vs-1node.png"):
             if r.returncode != 0 or not os.path.isfile(os.path.join(work, "map-fig", name)):

@@ -4,7 +4,8 @@ and per-hop overhead fitted on the 2-rank runs and checked on the 4-rank runs, a
 runs' whole wall time against the virtual clock's prediction (a hardware profile's compute
 per step + the modeled communication).
 
-Usage: analyze.py clock-validation CLOCK_DIR [--profile FILE] [--fit-ranks 2] [--skip 5]
+Usage: analyze.py clock-validation CLOCK_DIR [--profile FILE] [--fit-ranks 2]
+                  [--fit-rates 100mbit,1gbit] [--skip 5]
                   [--out-json FILE] [--out-md FILE] [--figure FILE]
 Writes CLOCK_DIR/validation.json and validation.md (and the figure with matplotlib); prints
 the table. Exit status 0; 2 on bad arguments or no runs."""
@@ -26,6 +27,9 @@ def parse_args(argv, prog):
     p.add_argument("--profile", help="hardware profile of this CPU (configs/hardware/*.json) for "
                                      "the whole-run prediction")
     p.add_argument("--fit-ranks", type=int, default=2, help="fit on the runs with this many ranks")
+    p.add_argument("--fit-rates", default="100mbit,1gbit",
+                   help="... and these link rates (default 100mbit,1gbit: where the link, not the "
+                   "CPU, paces the transfer; loopback TCP tops out near 3.4 Gbit/s here)")
     p.add_argument("--skip", type=int, default=SKIP, help="leave out the first steps (5)")
     p.add_argument("--out-json"), p.add_argument("--out-md"), p.add_argument("--figure")
     return p.parse_args(argv)
@@ -39,9 +43,10 @@ def run(args, prog):
     runs = load_runs(args.clock_dir)
     if not runs:
         raise UsageError(f"{args.clock_dir}: no clock-validation runs (scripts/clock-validation.sh)")
-    fit_set = [r for r in runs if r.nodes == args.fit_ranks]
+    rates = set(args.fit_rates.split(","))
+    fit_set = [r for r in runs if r.nodes == args.fit_ranks and r.rate in rates]
     if not fit_set:
-        raise UsageError(f"no runs with {args.fit_ranks} ranks to fit on")
+        raise UsageError(f"no runs with {args.fit_ranks} ranks at {args.fit_rates} to fit on")
     eta, o = fit(fit_set, args.skip)
     profile = load_profile(args.profile) if args.profile else None
     rows = []
@@ -50,11 +55,12 @@ def run(args, prog):
         if profile is not None and r.nodes == 2:
             c = step_compute_s(profile, r.config, None)[0] if r.config else None
         x = row(r, eta, o, c, args.skip)
-        x["set"] = "fit" if r.nodes == args.fit_ranks else "check"
+        x["set"] = "fit" if r in fit_set else "check"
         rows.append(x)
     doc = {"model": {"formula": "t = X * 8 / (eta * B) + Y * (a + o), B = rate / N on the shared "
                                 "loopback, a = 0", "eta": eta, "overhead_s": o,
-                     "fitted_on": f"{args.fit_ranks}-rank runs", "skip_steps": args.skip},
+                     "fitted_on": f"{args.fit_ranks}-rank runs at {args.fit_rates}",
+                     "skip_steps": args.skip},
            "profile": args.profile, "rows": rows}
     out_json = args.out_json or os.path.join(args.clock_dir, "validation.json")
     with open(out_json + ".tmp", "w") as f:
@@ -71,7 +77,7 @@ def run(args, prog):
                      fmt(x["fitted_model_comm_s_per_step"]), fmt(x["ratio_fitted_model"], 2),
                      "yes" if within(x["ratio_fitted_model"]) else "NO",
                      fmt(wm, 1), fmt(wp, 1), fmt(wp / wm if wm and wp else None, 2)])
-    text = (f"fitted on the {args.fit_ranks}-rank runs: eta = {eta:.3f}, per-hop overhead "
+    text = (f"fitted on the {args.fit_ranks}-rank runs at {args.fit_rates}: eta = {eta:.3f}, per-hop overhead "
             f"o = {o * 1e6:.1f} us (steps 1-{args.skip} left out)\n\n" + "\n".join(md_table(head, body)))
     print(text)
     out_md = args.out_md or os.path.join(args.clock_dir, "validation-table.md")
@@ -100,20 +106,23 @@ def figure(rows, path, eta, o):
             m = x["measured_comm_s_per_step"]
             if m <= 0:
                 continue
-            ax.scatter(m, x[key], marker=markers.get(x["method"], "x"),
-                       color="C0" if x["ranks"] == 2 else "C1", s=36)
+            c = "C0" if x["ranks"] == 2 else "C1"
+            ax.scatter(m, x[key], marker=markers.get(x["method"], "x"), edgecolors=c,
+                       facecolors=c if x.get("set") == "fit" else "none", s=36, zorder=3)
         lo = min(min(x["measured_comm_s_per_step"], x[key]) for x in rows if x[key] > 0) / 2
         hi = max(max(x["measured_comm_s_per_step"], x[key]) for x in rows) * 2
         ax.plot([lo, hi], [lo, hi], "k-", lw=0.8)
-        ax.fill_between([lo, hi], [lo * 0.8, hi * 0.8], [lo * 1.2, hi * 1.2], color="0.9")
+        ax.fill_between([lo, hi], [lo * 0.8, hi * 0.8], [lo * 1.2, hi * 1.2], color="0.9", zorder=1)
         ax.set_xscale("log"), ax.set_yscale("log")
         ax.set_xlabel("measured communication s/step (comm_min_s)")
         ax.set_title(title, fontsize=10)
     axes[0].set_ylabel("modeled communication s/step")
     from matplotlib.lines import Line2D
     handles = [Line2D([], [], marker=v, ls="", color="k", label=k) for k, v in markers.items()]
-    handles += [Line2D([], [], marker="o", ls="", color="C0", label="2 ranks (fit)"),
-                Line2D([], [], marker="o", ls="", color="C1", label="4 ranks (check)")]
+    handles += [Line2D([], [], marker="o", ls="", color="C0", label="2 ranks"),
+                Line2D([], [], marker="o", ls="", color="C1", label="4 ranks"),
+                Line2D([], [], marker="o", ls="", color="k", label="filled: fitted on"),
+                Line2D([], [], marker="o", ls="", mfc="none", color="k", label="hollow: checked")]
     axes[1].legend(handles=handles, fontsize=8, loc="upper left")
     fig.suptitle("Communication per step over a rate-limited loopback (grey: +-20%)", fontsize=11)
     fig.tight_layout()

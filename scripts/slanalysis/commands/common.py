@@ -26,6 +26,21 @@ def profiles_or_fail(paths):
         raise UsageError(f"--profile: {e}")
 
 
+def add_link_terms_arg(p):
+    p.add_argument("--link-terms", default="auto", metavar="auto|paper|FILE",
+                   help="the ring model's measured link terms (efficiency eta, per-hop overhead "
+                   "o): a clock validation FILE, 'paper' for PAPER.md's model (eta 1, o 0), or "
+                   "'auto' = results/clock/validation.json when it exists (default)")
+
+
+def link_terms_or_fail(spec):
+    from ..network import link_terms
+    try:
+        return link_terms(spec)
+    except ValueError as e:
+        raise UsageError(f"--link-terms: {e}")
+
+
 def results_dir_or_fail(path):
     if not os.path.isdir(path):
         raise UsageError(f"{path}: not a directory")

@@ -11,7 +11,9 @@ For a run M that first reaches the target at validation step t_M (docs/LOG_FORMA
     T_M(c, B) = t_M * c * (1 + f_M)  +  X_M(t_M) * 8 / B  +  Y_M(t_M) * a
 
   c    per-step compute seconds of one node (the map's y axis, 1 ms .. 10 s)
-  B    bandwidth in bit/s (the x axis, 0.1 .. 400 Gbit/s); a = --latency-us per hop
+  B    bandwidth in bit/s (the x axis, 0.1 .. 400 Gbit/s); a = --latency-us per hop; with
+       the measured link terms (--link-terms, default results/clock/validation.json when it
+       exists) B is eta B and a is a + o (slanalysis.network)
   f_M  selection cost as a fraction of a step's compute, as measured in these logs
        (M's summed compress_s + decompress_s over t_M * the measured compute per step of the
        4-node dense run); 0 for methods that select nothing
@@ -36,12 +38,13 @@ import sys
 from ..experiment import load_experiments
 from ..formatting import md_table
 from ..maps import B_RANGE, C_RANGE, analyse, logspace, profile_rows
-from ..network import PRESETS
+from ..network import PRESETS, with_link_terms
 from ..notes import Notes
 from ..references import variant_references
 from ..targets import target_for
 from ..variants import group_variants
-from .common import UsageError, fail, guarded, profiles_or_fail, pyplot, results_dir_or_fail, write_atomic
+from .common import (UsageError, add_link_terms_arg, fail, guarded, link_terms_or_fail,
+                     profiles_or_fail, pyplot, results_dir_or_fail, write_atomic)
 
 PROGRAM = "speedup_map.py"
 
@@ -58,6 +61,7 @@ def parse_args(argv, prog):
     p.add_argument("--target-bleu", type=float)
     p.add_argument("--latency-us", type=float, default=20.0)
     p.add_argument("--grid", type=int, default=61)
+    add_link_terms_arg(p)
     p.add_argument("--ref4", help="variant name of the 4-node dense reference")
     p.add_argument("--ref1", help="variant name of the 1-node reference")
     p.add_argument("--no-plot", action="store_true")
@@ -94,6 +98,7 @@ def run(args, argv, prog):
     key = "bleu" if args.metric == "bleu" else "dev_ce"
     explicit = args.target_bleu if key == "bleu" else args.target_ce
     profiles = profiles_or_fail(args.profile)
+    terms = link_terms_or_fail(args.link_terms)
     cs = logspace(*C_RANGE, args.grid)
     bs = logspace(*B_RANGE, args.grid)
     plt = None
@@ -109,7 +114,8 @@ def run(args, argv, prog):
            "    " + shlex.join(["python3", "scripts/speedup_map.py"] + argv), "",
            "Virtual clock (scripts/vclock.py): time = t c (1 + f) + X 8 / B + Y a at the first "
            f"validation reaching the target; latency a = {args.latency_us:g} us per hop on the map, "
-           "the preset's own latency in the table. Profiles: " +
+           "the preset's own latency in the table. Network model: " + terms.describe() +
+           ". Profiles: " +
            ", ".join(f"`{os.path.relpath(pr['path'])}` ({pr['name']})" for pr in profiles), ""]
     figures = []
     for model, variants in group_variants(exps).items():
@@ -128,13 +134,14 @@ def run(args, argv, prog):
         out += ["", "Speed-ups at the shipped profiles (virtual clock with the profile's c and "
                 "selection model; comm share = modeled communication / (c + communication) of a "
                 "4-node dense step):", ""]
-        prow = profile_rows(model, variants, d4, d1, hits, profiles, list(PRESETS))
+        prow = profile_rows(model, variants, d4, d1, hits, profiles,
+                            [with_link_terms(n, terms) for n in PRESETS.values()])
         out += md_table(["model", "profile", "c [ms]", "network", "comm share of dense step",
                          "variant", "virtual s to target", "vs 4-node dense", "vs 1 node"], prow)
         out += [""]
         if plt is not None:
             figures += draw(plt, model, variants, d4, d1, hits, fsel, profiles, cs, bs,
-                            args.latency_us, key, target, how, out_dir, args.tag)
+                            args.latency_us, key, target, how, out_dir, args.tag, terms)
     if figures:
         out += ["## Figures", ""] + [f"- [{f}]({f})" for f in figures] + [""]
     if notes.lines:

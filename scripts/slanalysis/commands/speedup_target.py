@@ -24,12 +24,13 @@ import sys
 
 from ..experiment import load_experiments
 from ..formatting import slug
-from ..network import PRESETS
+from ..network import PRESETS, with_link_terms
 from ..notes import Notes
 from ..references import variant_references
 from ..target_sweep import DEFAULT_FACTORS, Sweep, sweep_lines
 from ..variants import group_variants
-from .common import UsageError, fail, guarded, profiles_or_fail, pyplot, results_dir_or_fail, write_atomic
+from .common import (UsageError, add_link_terms_arg, fail, guarded, link_terms_or_fail,
+                     profiles_or_fail, pyplot, results_dir_or_fail, write_atomic)
 
 PROGRAM = "speedup-vs-target"
 
@@ -55,6 +56,7 @@ def parse_args(argv, prog):
                    "configs/hardware/*.json)")
     p.add_argument("--network", action="append", choices=sorted(PRESETS),
                    help="preset network (repeatable; default all)")
+    add_link_terms_arg(p)
     p.add_argument("--ref4", help="variant name of the 4-node dense reference")
     p.add_argument("--ref1", help="variant name of the 1-node reference")
     p.add_argument("--reference", choices=("mean", "worst"), default="mean",
@@ -91,7 +93,8 @@ def run(args, argv, prog):
     if not exps:
         raise UsageError(f"no experiments with validations under {args.results_dir}")
     profiles = profiles_or_fail(args.profile)
-    networks = [PRESETS[n] for n in (args.network or list(PRESETS))]
+    terms = link_terms_or_fail(args.link_terms)
+    networks = [with_link_terms(PRESETS[n], terms) for n in (args.network or list(PRESETS))]
     plt = None
     if not args.no_plot:
         try:
@@ -110,7 +113,7 @@ def run(args, argv, prog):
            f"{args.reference} over its seeds). Steps to target: interpolated linearly between "
            "validations (the first validation's step when that one already reaches it). Time to target: the "
            "virtual clock t c + SEL(t) + X(t) 8/B + Y(t) a at that step, with each profile's c "
-           "and selection model, on each preset network. Speed-up = the reference's mean time "
+           f"and selection model, on each preset network; network model: {terms.describe()}. Speed-up = the reference's mean time "
            "over seeds / the variant's (\"not reached\": a seed never reaches the target). "
            f"[low, high]: 95% percentile bootstrap over seeds, {args.boot} replicates, resampling "
            f"seed {args.seed}; every variant's seeds are resampled, the reference's too (which "

@@ -40,10 +40,10 @@ from ..config import load_config
 from ..experiment import Experiment
 from ..flops import flops_per_step, parameter_count
 from ..logfiles import number
-from ..network import PRESETS, Network
+from ..network import PRESETS, Network, with_link_terms
 from ..notes import silent
 from ..profiles import load_profile, profile_compute
-from .common import UsageError, fail
+from .common import UsageError, add_link_terms_arg, fail, link_terms_or_fail
 
 PROGRAM = "vclock.py"
 
@@ -60,6 +60,7 @@ def parse_args(argv, prog):
     c.add_argument("--network", default="1gbe", choices=sorted(PRESETS))
     c.add_argument("--bandwidth-gbps", type=float)
     c.add_argument("--latency-us", type=float, default=0.0)
+    add_link_terms_arg(c)
     m = sub.add_parser("measure")
     m.add_argument("run_dirs", nargs="+")
     return p.parse_args(argv)
@@ -120,9 +121,11 @@ def clock(args):
         net = Network("given", args.bandwidth_gbps, args.latency_us)
     else:
         net = PRESETS[args.network]
+    terms = link_terms_or_fail(args.link_terms)
+    net = with_link_terms(net, terms)
     cstep, how = profile_compute(profile, clk)
     print(f"# {args.run_dir}: profile {profile['name']} (c = {cstep * 1e3:.3f} ms, {how}), "
-          f"network {net.gbps} Gbit/s, {net.latency_us} us")
+          f"network {net.gbps} Gbit/s, {net.latency_us} us; {terms.describe()}")
     print("step\tdev_ce\tbleu\tvirtual_s\tcompute_s\tselection_s\tbandwidth_s\tlatency_s")
     for v in clk.valid:
         s = int(v["step"])
@@ -142,8 +145,15 @@ def measure(args):
         med = comp[len(comp) // 2]
         fl, _ = counted(os.path.join(d, "config.json"),
                         lambda: flops_per_step(clk.config, clk.tokens_per_node_step()))
+        walls = [(int(r["step"]), number(r.get("wall_s"))) for r in clk.log
+                 if number(r.get("wall_s")) is not None and "step" in r]
+        wall = ""
+        if len(walls) >= 2 and walls[-1][0] > walls[0][0]:
+            w = (walls[-1][1] - walls[0][1]) / (walls[-1][0] - walls[0][0])
+            wall = (f", wall {w:.5f} s/step between the first and last logged step (compute_s "
+                    f"plus what a step does outside it: batching, logging)")
         print(f"{d}: {len(comp)} logged steps, median compute_s {med:.5f} s/step "
-              f"(mean over all steps {clk.measured_compute_per_step():.5f}), "
+              f"(mean over all steps {clk.measured_compute_per_step():.5f}){wall}, "
               f"{clk.tokens_per_node_step():.1f} target tokens/node/step, "
               f"{fl / 1e9:.4f} GFLOP/step -> {fl / med / 1e9:.2f} GFLOP/s sustained")
     return 0

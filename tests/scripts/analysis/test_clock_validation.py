@@ -15,11 +15,12 @@ from slanalysis.clock_validation import ClockRun, fit, load_runs, predicted_wall
 PRESETS = {"1gbe": (1e9, 50e-6), "10gbe": (1e10, 20e-6), "ib100": (1e11, 2e-6)}
 
 
-def write_run(root, name, N, X, Y, steps=10, compute=0.05):
+def write_run(root, name, N, X, Y, steps=10, compute=0.05, rate=("100mbit", 100e6), cpu=0.0):
+    """cpu: seconds per step the CPU adds on top of the link (a loopback faster than the CPU)."""
     d = os.path.join(root, "runs", name)
     os.makedirs(d)
-    B = 100e6 / 8 / N
-    comm = X / B / 0.8 + Y * 1e-4
+    B = rate[1] / 8 / N
+    comm = X / B / 0.8 + Y * 1e-4 + cpu
     with open(os.path.join(d, "log.jsonl"), "w") as f:
         for s in range(1, steps + 1):
             modeled = {k: X * 8 / bw + Y * a for k, (bw, a) in PRESETS.items()}
@@ -30,7 +31,7 @@ def write_run(root, name, N, X, Y, steps=10, compute=0.05):
                                 "comm_s": c * 1.1, "compute_s": compute,
                                 "wall_s": s * (compute + comm)}) + "\n")
     json.dump({"nodes": N, "status": "complete"}, open(os.path.join(d, "summary.json"), "w"))
-    json.dump({"rate": "100mbit", "rate_bits_per_s": 100e6, "bytes": int(N * X * steps * 1.05)},
+    json.dump({"rate": rate[0], "rate_bits_per_s": rate[1], "bytes": int(N * X * steps * 1.05)},
               open(os.path.join(d, "counters.json"), "w"))
 
 
@@ -67,6 +68,42 @@ class ClockValidation(env.Case):
         # a single run cannot separate the terms: o = 0, eta = 0.16 / 0.2002
         self.assertEqual(o, 0.0)
         self.close(eta, 0.16 / 0.2002, 1e-9)
+
+    def test_the_command_fits_where_the_link_paces(self):
+        # a 10gbit run paced by the CPU (5 ms per step more than the link needs) is checked,
+        # not fitted: eta and o come out of the two 100mbit runs unchanged
+        write_run(self.work, "transformer-dense-n2-10gbit", 2, 1e6, 2, rate=("10gbit", 1e10),
+                  cpu=5e-3)
+        from slanalysis.commands import clock_validation
+        out = os.path.join(self.work, "v.json")
+        rc = clock_validation.main([self.work, "--out-json", out, "--out-md",
+                                    os.path.join(self.work, "v.md"), "--figure", "/dev/null"])
+        self.assertEqual(rc, 0)
+        with open(out) as f:
+            doc = json.load(f)
+        self.close(doc["model"]["eta"], 0.8, 1e-6, "eta")
+        self.close(doc["model"]["overhead_s"], 1e-4, 1e-6, "overhead")
+        sets = {r["run"]: r["set"] for r in doc["rows"]}
+        self.assertEqual(sets["transformer-dense-n2-10gbit"], "check")
+        self.assertEqual(sets["transformer-dense-n2-100mbit"], "fit")
+        # with the 10gbit run in the fit, the terms move
+        rc = clock_validation.main([self.work, "--out-json", out, "--fit-rates",
+                                    "100mbit,1gbit,10gbit", "--out-md",
+                                    os.path.join(self.work, "v.md"), "--figure", "/dev/null"])
+        with open(out) as f:
+            self.assertNotAlmostEqual(json.load(f)["model"]["eta"], 0.8, places=3)
+
+    def test_a_negative_overhead_is_not_fitted(self):
+        # runs faster per hop than the bandwidth term alone says (o would come out < 0):
+        # o = 0 and eta from the bandwidth term alone
+        write_run(self.work, "transformer-fedavg-n2-100mbit", 2, 1e4, 400)
+        runs = [r for r in load_runs(self.work, note=lambda m: None) if r.method != "sparse"]
+        for r in runs:  # remove the per-hop term from the measurement of the hop-heavy run
+            if r.method == "fedavg":
+                r.steps = [s[:3] + (s[3] - 400 * 1.02e-4,) + s[4:] for s in r.steps]
+        eta, o = fit(runs)
+        self.assertEqual(o, 0.0)
+        self.assertGreater(eta, 0.0)
 
 
 if __name__ == "__main__":

@@ -4,7 +4,7 @@ make_vclock_fixtures.py's runs."""
 import analysis_env as env
 import make_vclock_fixtures
 from slanalysis.maps import analyse, comm_per_step, logspace, profile_rows, speedup_grid
-from slanalysis.network import PRESETS
+from slanalysis.network import PRESETS, LinkTerms, with_link_terms
 from slanalysis.profiles import load_profile
 from slanalysis.variants import group_variants
 
@@ -39,7 +39,10 @@ class Maps(env.Case):
         d4, d1, hits, _, _ = analyse(self.variants, "dev_ce", 3.0)
         # dense comm per step on 1gbe: 2e6*8e-9 + 12*5e-5 = 0.0166 s
         self.close(comm_per_step(d4, PRESETS["1gbe"]), 0.0166)
-        rows = profile_rows("transformer", self.variants, d4, d1, hits, [self.prof], ["1gbe"])
+        # with measured link terms eta 0.5, o 50 us: 2e6*8e-9/0.5 + 12*(50+50)e-6 = 0.0332 s
+        measured = with_link_terms(PRESETS["1gbe"], LinkTerms(0.5, 50.0, "validation.json"))
+        self.close(comm_per_step(d4, measured), 0.0332)
+        rows = profile_rows("transformer", self.variants, d4, d1, hits, [self.prof], [PRESETS["1gbe"]])
         # fix (c 0.05): dense4 15 + 4.8 + 300*12*5e-5 = 19.98; partial 15.3125 (test_hits)
         # -> 19.98 / 15.3125 = 1.30x; 1 node 30 -> 1.96x; share 0.0166 / 0.0666 = 25%.
         # x2 (c 0.1): 34.98 / 27.8125 = 1.26x; 60 / 27.8125 = 2.16x; 0.0166 / 0.1166 = 14%.

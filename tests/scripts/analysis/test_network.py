@@ -2,7 +2,12 @@
 """slanalysis.network: the ring model's formula and its inverse on the trainer's presets."""
 import analysis_env as env
 import make_vclock_fixtures
-from slanalysis.network import PRESETS, Network, ring_comm_s, seconds_per_byte, solve_cxy
+import json
+import os
+import tempfile
+
+from slanalysis.network import (PAPER_TERMS, PRESETS, Network, link_terms, ring_comm_s,
+                                seconds_per_byte, solve_cxy, with_link_terms)
 
 
 class RingModel(env.Case):
@@ -26,6 +31,33 @@ class RingModel(env.Case):
         self.close(X, 2e7, 1e-7)
         self.close(Y, 180.0)
         self.assertIsNone(solve_cxy({"1gbe": 1.0, "10gbe": 1.0}))
+
+    def test_measured_link_terms(self):
+        # eta 0.8 divides the bandwidth term, o = 30 us adds to every hop's latency
+        net = with_link_terms(Network("x", 10.0, 10.0), link_terms("paper")._replace(
+            efficiency=0.8, overhead_us=30.0))
+        bw, lat = ring_comm_s(2e7, 1800, net)
+        self.close(bw, 0.016 / 0.8)
+        self.close(lat, 1800 * 40e-6)
+        self.assertEqual(ring_comm_s(2e7, 1800, with_link_terms(net, PAPER_TERMS)),
+                         ring_comm_s(2e7, 1800, Network("x", 10.0, 10.0)))
+
+    def test_link_terms_from_a_validation_file(self):
+        with tempfile.TemporaryDirectory() as d:
+            p = os.path.join(d, "validation.json")
+            with open(p, "w") as f:
+                json.dump({"model": {"eta": 0.81, "overhead_s": 2.5e-4}}, f)
+            t = link_terms(p)
+            self.close(t.efficiency, 0.81)
+            self.close(t.overhead_us, 250.0)
+            self.assertIn("eta 0.810", t.describe())
+            with open(p, "w") as f:
+                json.dump({"rows": []}, f)
+            with self.assertRaises(ValueError) as e:
+                link_terms(p)
+            self.assertIn("model.eta", str(e.exception))
+        self.assertEqual(link_terms("paper"), PAPER_TERMS)
+        self.assertIn("PAPER.md", PAPER_TERMS.describe())
 
 
 if __name__ == "__main__":

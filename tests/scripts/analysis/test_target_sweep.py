@@ -129,7 +129,7 @@ class TargetSweep(env.Case):
         prof = env.fix_profile(self.work)
         args = ["scripts/analyze.py", "speedup-vs-target", self.root, "--no-plot", "--profile", prof,
                 "--network", "1gbe", "--factors", "1.0,1.25,1.5", "--boot", "50",
-                "--out", self.work + "/o"]
+                "--out", self.work + "/o", "--link-terms", "paper"]
         r = env.run_script(args)
         self.assertEqual(r.returncode, 0, r.stderr)
         again = env.run_script(args)
@@ -147,6 +147,22 @@ class TargetSweep(env.Case):
                     and "reference not reached" in x)
         self.assertIn(f"| {S_C:.2f}x [", line)
         self.assertIn(f"| {O_C:.2f}x [", r.stdout)
+        self.assertIn("network model: PAPER.md's ring model", r.stdout)
+        # with a measured link (eta 0.5: every bandwidth second doubles) dense, whose time has
+        # more communication, slows more than partial: the speed-up over dense grows
+        terms = self.work + "/validation.json"
+        with open(terms, "w") as f:
+            f.write('{"model": {"eta": 0.5, "overhead_s": 0.0}}')
+        m = env.run_script(args[:-1] + [terms])
+        self.assertEqual(m.returncode, 0, m.stderr)
+        self.assertIn("eta 0.500, per-hop overhead 0 us", m.stdout)
+        mline = next(x for x in m.stdout.splitlines() if x.startswith("| tf-4node-partial")
+                     and "reference not reached" in x)
+        got = float(mline.split("| ")[6].split("x")[0])
+        self.assertGreater(got, S_C + 0.005)
+        bad = env.run_script(args[:-1] + [self.work + "/none.json"])
+        self.assertEqual(bad.returncode, 2)
+        self.assertIn("--link-terms", bad.stderr)
         bad = env.run_script(["scripts/analyze.py", "speedup-vs-target", self.root, "--no-plot",
                               "--only", "("])
         self.assertEqual(bad.returncode, 2)
