@@ -14,6 +14,8 @@ COMMANDS = {
                                             "intervals over seeds, and its figures"),
     "clock-validation": ("clock_validation", "issue 29: measured communication over a "
                                              "rate-limited link against the ring model, fitted"),
+    "v3-status": ("v3_status", "v3: where the suite stands (lr sweep table, budget runs, "
+                               "finished runs) from the driver's plan.json"),
     "convergence": ("convergence", "v3: 4-node dense at S vs 2S (dev CE within 2%, test BLEU "
                                    "within 1.0)"),
 }

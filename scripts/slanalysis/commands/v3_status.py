@@ -1,0 +1,110 @@
+"""Where the reproduction-v3 suite stands: per model, the lr sweep's final dev CE by method and
+lr with the chosen lr, the budget runs and the budget decision, and how many of the suite's
+runs have finished. Reads what scripts/repro_v3.py writes (results/repro-v3/<model>/plan.json,
+configs/repro-v3/<model>.json) and each run's summary.json; decides nothing itself (the rules
+are slanalysis/v3_rules.py, applied by the driver).
+
+Usage: analyze.py v3-status [RESULTS_DIR] [--suites DIR] [--out FILE]
+  defaults: results/repro-v3, configs/repro-v3
+Exit status 0; 2 when no model has a plan.json."""
+import argparse
+import os
+
+from ..formatting import md_table
+from ..logfiles import read_json
+from ..v3_rules import lr_label
+from .common import UsageError, guarded, write_atomic
+
+PROGRAM = "v3-status"
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+
+
+def parse_args(argv, prog):
+    p = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
+    p.add_argument("results_dir", nargs="?", default=os.path.join(REPO, "results", "repro-v3"))
+    p.add_argument("--suites", default=os.path.join(REPO, "configs", "repro-v3"),
+                   help="folder of the suite files the driver writes (<model>.json)")
+    p.add_argument("--out", help="also write the markdown here")
+    return p.parse_args(argv)
+
+
+def main(argv, prog=PROGRAM):
+    return guarded(prog, run, parse_args(argv, prog), argv, prog)
+
+
+def quiet(_):
+    pass
+
+
+def lr_lines(lr_table):
+    lrs = sorted({float(k) for m in lr_table.values() for k in m.get("final_dev_ce", {})})
+    rows = []
+    for method, m in lr_table.items():
+        ces = m.get("final_dev_ce", {})
+        chosen = m.get("chosen_lr")
+        cells = []
+        for lr in lrs:
+            ce = ces.get(lr_label(lr))
+            if lr_label(lr) not in ces:
+                cells.append("")
+            elif ce is None:
+                cells.append("diverged")
+            else:
+                cells.append(f"**{ce:.3f}**" if chosen is not None and abs(chosen - lr) < 1e-12
+                             else f"{ce:.3f}")
+        state = lr_label(chosen) if chosen is not None else ("grid not finished" if not ces
+                                                             else "extending past the edge")
+        rows.append([method] + cells + [state])
+    return md_table(["method"] + [lr_label(x) for x in lrs] + ["chosen lr"], rows)
+
+
+def budget_lines(budget):
+    if not budget:
+        return ["(not started: the lr sweep decides 4-node dense's lr first)"]
+    rows = [[s, f"{r['final_dev_ce']:.4f}" if r.get("final_dev_ce") is not None else "-",
+             f"{r['test_bleu']:.2f}" if r.get("test_bleu") is not None else "-"]
+            for s, r in sorted(budget.get("runs", {}).items(), key=lambda kv: int(kv[0]))]
+    out = md_table(["updates (4-node dense, seed 1)", "final dev CE", "test BLEU"], rows) if rows \
+        else ["(no budget run finished yet)"]
+    return out + ["", f"Budget decision: S = {budget.get('S')} ({budget.get('status')}; cap "
+                      f"{budget.get('cap')} updates per run)."]
+
+
+def progress(results_dir, suites, model):
+    suite = read_json(os.path.join(suites, f"{model}.json"), quiet) or {}
+    names = [e["name"] for e in suite.get("experiments", [])]
+    done = running = 0
+    for n in names:
+        s = read_json(os.path.join(results_dir, model, n, "summary.json"), quiet)
+        if s and s.get("status") == "complete":
+            done += 1
+        elif s or os.path.isdir(os.path.join(results_dir, model, n)):
+            running += 1
+    return len(names), done, running
+
+
+def run(args, argv, prog):
+    models = sorted(d for d in os.listdir(args.results_dir)
+                    if os.path.isfile(os.path.join(args.results_dir, d, "plan.json"))) \
+        if os.path.isdir(args.results_dir) else []
+    if not models:
+        raise UsageError(f"{args.results_dir}: no <model>/plan.json (scripts/repro_v3.py writes "
+                         "them)")
+    out = ["# Reproduction v3: where the suite stands", "",
+           "Produced by `python3 scripts/analyze.py v3-status` from the driver's plan.json files "
+           "(rules: configs/repro-v3/README.md).", ""]
+    for model in models:
+        plan = read_json(os.path.join(args.results_dir, model, "plan.json"), quiet) or {}
+        total, done, started = progress(args.results_dir, args.suites, model)
+        out += [f"## {model}", "",
+                f"Runs in the suite so far: {total}; finished {done}, started and unfinished "
+                f"{started} (the driver adds the next phase's runs as each decision is made).", "",
+                "Learning-rate sweep (1500 updates, seed 1): final dev CE; bold = chosen (lowest; "
+                "an edge choice extends the grid first):", ""]
+        out += lr_lines(plan.get("lr", {})) + [""]
+        out += ["Budget:", ""] + budget_lines(plan.get("budget")) + [""]
+    text = "\n".join(out)
+    print(text)
+    if args.out:
+        write_atomic(args.out, text + "\n")
+    return 0

@@ -1,0 +1,51 @@
+#!/usr/bin/env python3
+"""analyze.py v3-status on a hand-made suite: the lr table marks the chosen lr, an edge choice
+reads as extending, an unstarted method as not finished; the budget rows and the run counts
+come from plan.json, the suite file and the summaries."""
+import json
+import os
+
+import analysis_env as env
+
+
+def dump(path, obj):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        json.dump(obj, f)
+
+
+class V3Status(env.Case):
+    def test_table(self):
+        res, suites = os.path.join(self.work, "res"), os.path.join(self.work, "suites")
+        dump(os.path.join(res, "tf", "plan.json"), {
+            "lr": {"4node-dense": {"final_dev_ce": {"0.001": 3.5, "0.002": 3.1}, "chosen_lr": None},
+                   "4node-sparse": {"final_dev_ce": {"0.001": 3.9, "0.002": 3.7, "0.004": 3.8},
+                                    "chosen_lr": 0.002},
+                   "4node-demo": {"final_dev_ce": {}, "chosen_lr": None}},
+            "budget": {"runs": {"6000": {"final_dev_ce": 2.5, "test_bleu": 30.0},
+                                "3000": {"final_dev_ce": 2.7, "test_bleu": 28.25}},
+                       "S": None, "status": "running", "cap": 48000}})
+        dump(os.path.join(suites, "tf.json"),
+             {"experiments": [{"name": "tf-a"}, {"name": "tf-b"}, {"name": "tf-c"}]})
+        dump(os.path.join(res, "tf", "tf-a", "summary.json"), {"status": "complete"})
+        dump(os.path.join(res, "tf", "tf-b", "summary.json"), {"status": "running"})
+        out = os.path.join(self.work, "status.md")
+        r = env.run_script(["scripts/analyze.py", "v3-status", res, "--suites", suites,
+                            "--out", out])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("| method | 0.001 | 0.002 | 0.004 | chosen lr |", r.stdout)
+        self.assertIn("| 4node-sparse | 3.900 | **3.700** | 3.800 | 0.002 |", r.stdout)
+        self.assertIn("| 4node-dense | 3.500 | 3.100 |  | extending past the edge |", r.stdout)
+        self.assertIn("| 4node-demo |  |  |  | grid not finished |", r.stdout)
+        self.assertIn("| 3000 | 2.7000 | 28.25 |", r.stdout)
+        self.assertLess(r.stdout.index("| 3000 |"), r.stdout.index("| 6000 |"))
+        self.assertIn("Runs in the suite so far: 3; finished 1, started and unfinished 1", r.stdout)
+        with open(out) as f:
+            self.assertEqual(f.read(), r.stdout)
+        bad = env.run_script(["scripts/analyze.py", "v3-status", self.work + "/none"])
+        self.assertEqual(bad.returncode, 2)
+        self.assertIn("plan.json", bad.stderr)
+
+
+if __name__ == "__main__":
+    env.main()
