@@ -119,6 +119,8 @@ def row(run, eta, overhead_s, compute_s=None, skip=SKIP):
     r = {"run": run.name, "method": run.method, "ranks": run.nodes, "rate": run.rate,
          "rate_bits_per_s": run.rate_bps, "steps": len(run.steps), "steps_used": len(run.used(skip)),
          "measured_comm_s_per_step": m, "measured_comm_max_s_per_step": mx,
+         "measured_compute_s_per_step": (sum(s[5] for s in run.used(skip)) / len(run.used(skip))
+                                         if run.used(skip) else None),
          "ring_model_comm_s_per_step": raw, "ratio_ring_model": raw / m if m > 0 else None,
          "fitted_model_comm_s_per_step": fitted,
          "ratio_fitted_model": fitted / m if m > 0 else None,

@@ -67,12 +67,14 @@ def run(args, prog):
         json.dump(doc, f, indent=1, sort_keys=True)
         f.write("\n")
     os.replace(out_json + ".tmp", out_json)
-    head = ["run", "set", "measured s/step", "ring model", "ratio", "fitted", "ratio", "within 20%",
+    head = ["run", "set", "compute s/step", "measured s/step", "ring model", "ratio", "fitted",
+            "ratio", "within 20%",
             "wall measured", "wall predicted (fitted)", "ratio"]
     body = []
     for x in rows:
         wm, wp = x.get("measured_wall_s"), x.get("predicted_wall_s_fitted")
-        body.append([x["run"], x["set"], fmt(x["measured_comm_s_per_step"]),
+        body.append([x["run"], x["set"], fmt(x["measured_compute_s_per_step"]),
+                     fmt(x["measured_comm_s_per_step"]),
                      fmt(x["ring_model_comm_s_per_step"]), fmt(x["ratio_ring_model"], 2),
                      fmt(x["fitted_model_comm_s_per_step"]), fmt(x["ratio_fitted_model"], 2),
                      "yes" if within(x["ratio_fitted_model"]) else "NO",
