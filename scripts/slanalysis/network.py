@@ -43,15 +43,18 @@ def ring_comm_s(ring_bytes, hops, net):
             hops * (net.latency_us + net.overhead_us) * 1e-6)
 
 
-class LinkTerms(namedtuple("LinkTerms", "efficiency overhead_us source")):
-    """The fitted (eta, o) of a measured link and where they come from."""
+class LinkTerms(namedtuple("LinkTerms", "efficiency overhead_us source fitted_on",
+                           defaults=(None,))):
+    """The fitted (eta, o) of a measured link, where they come from and what they were fitted
+    on (e.g. "2-rank runs at 100mbit,1gbit")."""
     __slots__ = ()
 
     def describe(self):
         if self.source is None:
             return "PAPER.md's ring model (eta 1, no per-hop overhead)"
+        on = f", fitted on {self.fitted_on} over TCP" if self.fitted_on else ""
         return (f"the ring model with the link terms measured in {self.source}: eta "
-                f"{self.efficiency:.3f}, per-hop overhead {self.overhead_us:.0f} us")
+                f"{self.efficiency:.3f}, per-hop overhead {self.overhead_us:.0f} us{on}")
 
 
 PAPER_TERMS = LinkTerms(1.0, 0.0, None)
@@ -70,13 +73,15 @@ def link_terms(spec="auto"):
         with open(path) as f:
             model = json.load(f)["model"]
         eta, o = float(model["eta"]), float(model["overhead_s"]) * 1e6
+        fitted_on = model.get("fitted_on")
     except (OSError, ValueError, KeyError, TypeError) as e:
         raise ValueError(f"{path}: expected a clock validation (scripts/analyze.py "
                          f"clock-validation) with model.eta and model.overhead_s ({e})")
     if not (0 < eta <= 1.5) or o < 0:
         raise ValueError(f"{path}: model.eta {eta} / overhead {o} us out of range")
     rel = os.path.relpath(path, os.path.dirname(os.path.dirname(DEFAULT_VALIDATION)))
-    return LinkTerms(eta, o, path if rel.startswith("..") else os.path.join("results", rel))
+    return LinkTerms(eta, o, path if rel.startswith("..") else os.path.join("results", rel),
+                     fitted_on if isinstance(fitted_on, str) else None)
 
 
 def with_link_terms(net, terms):
