@@ -2,13 +2,17 @@
 lr with the chosen lr, the budget runs and the budget decision, and how many of the suite's
 runs have finished. Reads what scripts/repro_v3.py writes (results/repro-v3/<model>/plan.json,
 configs/repro-v3/<model>.json) and each run's summary.json; decides nothing itself (the rules
-are slanalysis/v3_rules.py, applied by the driver).
+are slanalysis/v3_rules.py, applied by the driver). The driver writes plan.json only between
+its rounds, so by default each model's plan is refreshed first with `scripts/repro_v3.py MODEL
+--plan` (which reads the runs and writes the same files the driver would; it runs nothing).
 
-Usage: analyze.py v3-status [RESULTS_DIR] [--suites DIR] [--out FILE]
+Usage: analyze.py v3-status [RESULTS_DIR] [--suites DIR] [--out FILE] [--no-refresh]
   defaults: results/repro-v3, configs/repro-v3
 Exit status 0; 2 when no model has a plan.json."""
 import argparse
 import os
+import subprocess
+import sys
 
 from ..formatting import md_table
 from ..logfiles import read_json
@@ -25,6 +29,8 @@ def parse_args(argv, prog):
     p.add_argument("--suites", default=os.path.join(REPO, "configs", "repro-v3"),
                    help="folder of the suite files the driver writes (<model>.json)")
     p.add_argument("--out", help="also write the markdown here")
+    p.add_argument("--no-refresh", action="store_true",
+                   help="read plan.json as it is (do not run repro_v3.py --plan first)")
     return p.parse_args(argv)
 
 
@@ -90,6 +96,15 @@ def run(args, argv, prog):
     if not models:
         raise UsageError(f"{args.results_dir}: no <model>/plan.json (scripts/repro_v3.py writes "
                          "them)")
+    if not args.no_refresh:
+        for model in models:
+            r = subprocess.run([sys.executable, os.path.join(REPO, "scripts", "repro_v3.py"),
+                                model, "--plan", "--results", args.results_dir, "--config-dir",
+                                args.suites], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                               text=True)
+            if r.returncode != 0:
+                raise UsageError(f"scripts/repro_v3.py {model} --plan failed: "
+                                 f"{r.stderr.strip().splitlines()[-1:]}")
     out = ["# Reproduction v3: where the suite stands", "",
            "Produced by `python3 scripts/analyze.py v3-status` from the driver's plan.json files "
            "(rules: configs/repro-v3/README.md).", ""]

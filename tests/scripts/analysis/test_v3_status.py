@@ -31,7 +31,7 @@ class V3Status(env.Case):
         dump(os.path.join(res, "tf", "tf-b", "summary.json"), {"status": "running"})
         out = os.path.join(self.work, "status.md")
         r = env.run_script(["scripts/analyze.py", "v3-status", res, "--suites", suites,
-                            "--out", out])
+                            "--out", out, "--no-refresh"])
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("| method | 0.001 | 0.002 | 0.004 | chosen lr |", r.stdout)
         self.assertIn("| 4node-sparse | 3.900 | **3.700** | 3.800 | 0.002 |", r.stdout)
