@@ -13,8 +13,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 copies=1
 if [[ ${1:-} == --copies ]]; then
-  copies=${2:?--copies needs a number}; shift 2
-  [[ $copies =~ ^[1-9][0-9]*$ ]] || { echo "measure-profile: --copies $copies: want a positive integer" >&2; exit 2; }
+  copies=${2:-}
+  [[ $copies =~ ^[1-9][0-9]*$ ]] || { echo "measure-profile: --copies '$copies': want a positive integer" >&2; exit 2; }
+  shift 2
 fi
 bin=${1:-build/apps/run-experiment/run-experiment}
 steps=${2:-60}
@@ -24,6 +25,10 @@ configs=("$@")
 [ -x "$bin" ] || { echo "measure-profile: $bin: not built" >&2; exit 2; }
 out=$(mktemp -d /tmp/sl-profile.XXXXXX)
 echo "# $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores, $(date -u +%FT%TZ), $copies cop$( ((copies == 1)) && echo y || echo ies) at once"
+pids=()
+# Background jobs of a script ignore SIGINT: stop the copies on every way out.
+trap 'kill "${pids[@]}" 2>/dev/null; exit 130' INT TERM
+trap 'kill "${pids[@]}" 2>/dev/null' EXIT
 for cfg in "${configs[@]}"; do
   name=$(basename "$cfg" .json)
   pids=()
@@ -37,5 +42,6 @@ for cfg in "${configs[@]}"; do
   for ((i = 0; i < copies; i++)); do
     wait "${pids[$i]}" || { cat "$out/$name-$i.stdout" >&2; exit 1; }
   done
+  pids=()  # all reaped: nothing left for the traps to stop
   for ((i = 0; i < copies; i++)); do python3 scripts/vclock.py measure "$out/$name-$i"; done
 done

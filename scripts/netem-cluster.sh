@@ -63,6 +63,8 @@ bits_per_s() {  # 100mbit -> 100000000
   awk -v v="$v" -v m="$m" 'BEGIN { printf "%.0f", v * m }'
 }
 burst_us=${SL_NETEM_BURST_US:-200}
+[[ $burst_us =~ ^[0-9]+([.][0-9]+)?$ ]] ||
+  { echo "netem-cluster: SL_NETEM_BURST_US=$burst_us: want microseconds (a number)" >&2; exit 2; }
 burst=$(awk -v r="$(bits_per_s "$rate")" -v mtu="$mtu" -v us="$burst_us" 'BEGIN { b = r / 8 * us * 1e-6; if (b < 2 * mtu) b = 2 * mtu; printf "%d", b }')
 
 ns="sl-netem-$$"

@@ -35,7 +35,7 @@ RingNetworkModel parse_network(ConfigObject& c) {
       if (p == name) return RingNetworkModel::preset(name);
     throw InputError(c.where("network"),
                      "expected \"1gbe\" | \"10gbe\" | \"ib100\" or {\"bandwidth_gbps\", "
-                     "\"latency_us\"}, got \"" +
+                     "\"latency_us\", \"efficiency\", \"overhead_us\"}, got \"" +
                          name + "\"");
   }
   if (!raw.is_object())

@@ -119,8 +119,7 @@ def row(run, eta, overhead_s, compute_s=None, skip=SKIP):
     r = {"run": run.name, "method": run.method, "ranks": run.nodes, "rate": run.rate,
          "rate_bits_per_s": run.rate_bps, "steps": len(run.steps), "steps_used": len(run.used(skip)),
          "measured_comm_s_per_step": m, "measured_comm_max_s_per_step": mx,
-         "measured_compute_s_per_step": (sum(s[5] for s in run.used(skip)) / len(run.used(skip))
-                                         if run.used(skip) else None),
+         "measured_compute_s_per_step": median([s[5] for s in run.used(skip)]),
          "ring_model_comm_s_per_step": raw, "ratio_ring_model": raw / m if m > 0 else None,
          "fitted_model_comm_s_per_step": fitted,
          "ratio_fitted_model": fitted / m if m > 0 else None,
@@ -132,6 +131,16 @@ def row(run, eta, overhead_s, compute_s=None, skip=SKIP):
         r["predicted_wall_s_fitted"] = predicted_wall(run, compute_s, eta, overhead_s)
         r["compute_s_per_step_profile"] = compute_s
     return r
+
+
+def median(xs):
+    """The median (None for no values): a step that averages the parameters books that
+    averaging's wait as compute, so a mean would be pulled up by a few steps."""
+    if not xs:
+        return None
+    xs = sorted(xs)
+    n = len(xs)
+    return xs[n // 2] if n % 2 else (xs[n // 2 - 1] + xs[n // 2]) / 2
 
 
 def within(ratio, tol=0.20):

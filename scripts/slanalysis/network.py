@@ -17,6 +17,7 @@ exists.
 solve_cxy inverts the model the trainer used for its presets, so it changes only when
 lib/distributed/ring_network_model.cpp does."""
 import json
+import math
 import os
 from collections import namedtuple
 
@@ -77,8 +78,9 @@ def link_terms(spec="auto"):
     except (OSError, ValueError, KeyError, TypeError) as e:
         raise ValueError(f"{path}: expected a clock validation (scripts/analyze.py "
                          f"clock-validation) with model.eta and model.overhead_s ({e})")
-    if not (0 < eta <= 1.5) or o < 0:
-        raise ValueError(f"{path}: model.eta {eta} / overhead {o} us out of range")
+    if not (0 < eta <= 1) or not (o >= 0) or not math.isfinite(o):
+        raise ValueError(f"{path}: model.eta {eta} (want 0 < eta <= 1) / overhead {o} us (want a "
+                         f"finite value >= 0) out of range")
     rel = os.path.relpath(path, os.path.dirname(os.path.dirname(DEFAULT_VALIDATION)))
     return LinkTerms(eta, o, path if rel.startswith("..") else os.path.join("results", rel),
                      fitted_on if isinstance(fitted_on, str) else None)

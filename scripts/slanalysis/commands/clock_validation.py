@@ -27,9 +27,10 @@ def parse_args(argv, prog):
     p.add_argument("--profile", help="hardware profile of this CPU (configs/hardware/*.json) for "
                                      "the whole-run prediction")
     p.add_argument("--fit-ranks", type=int, default=2, help="fit on the runs with this many ranks")
-    p.add_argument("--fit-rates", default="100mbit,1gbit",
-                   help="... and these link rates (default 100mbit,1gbit: where the link, not the "
-                   "CPU, paces the transfer; loopback TCP tops out near 3.4 Gbit/s here)")
+    p.add_argument("--fit-rates",
+                   help="... and these link rates, each of which must have runs (default: those "
+                   "of 100mbit,1gbit that have runs: where the link, not the CPU, paces the "
+                   "transfer; loopback TCP tops out near 3.4 Gbit/s here)")
     p.add_argument("--skip", type=int, default=SKIP, help="leave out the first steps (5)")
     p.add_argument("--out-json"), p.add_argument("--out-md"), p.add_argument("--figure")
     return p.parse_args(argv)
@@ -43,12 +44,27 @@ def run(args, prog):
     runs = load_runs(args.clock_dir)
     if not runs:
         raise UsageError(f"{args.clock_dir}: no clock-validation runs (scripts/clock-validation.sh)")
-    rates = set(args.fit_rates.split(","))
+    explicit = args.fit_rates is not None
+    rates = [x for x in (args.fit_rates or "100mbit,1gbit").split(",") if x]
     fit_set = [r for r in runs if r.nodes == args.fit_ranks and r.rate in rates]
+    if not explicit:
+        rates = [x for x in rates if any(r.rate == x for r in fit_set)]
+    for rate in rates if explicit else []:
+        if not any(r.rate == rate for r in fit_set):
+            have = sorted({r.rate for r in runs if r.nodes == args.fit_ranks})
+            raise UsageError(f"--fit-rates: no {args.fit_ranks}-rank run at {rate!r} (have: "
+                             f"{', '.join(have) or 'none'})")
     if not fit_set:
-        raise UsageError(f"no runs with {args.fit_ranks} ranks at {args.fit_rates} to fit on")
+        raise UsageError(f"no {args.fit_ranks}-rank runs at {', '.join(rates) or '100mbit or 1gbit'}"
+                         " to fit on (--fit-ranks, --fit-rates)")
+    args.fit_rates = ",".join(rates)
     eta, o = fit(fit_set, args.skip)
-    profile = load_profile(args.profile) if args.profile else None
+    try:
+        profile = load_profile(args.profile) if args.profile else None
+    except OSError as e:
+        raise UsageError(f"--profile {args.profile}: {e.strerror}")
+    except ValueError as e:
+        raise UsageError(f"--profile {args.profile}: {e}")
     rows = []
     for r in runs:
         c = None
@@ -67,7 +83,7 @@ def run(args, prog):
         json.dump(doc, f, indent=1, sort_keys=True)
         f.write("\n")
     os.replace(out_json + ".tmp", out_json)
-    head = ["run", "set", "compute s/step", "measured s/step", "ring model", "ratio", "fitted",
+    head = ["run", "set", "compute s/step (median)", "measured s/step", "ring model", "ratio", "fitted",
             "ratio", "within 20%",
             "wall measured", "wall predicted (fitted)", "ratio"]
     body = []

@@ -3,16 +3,16 @@ lr with the chosen lr, the budget runs and the budget decision, and how many of 
 runs have finished. Reads what scripts/repro_v3.py writes (results/repro-v3/<model>/plan.json,
 configs/repro-v3/<model>.json) and each run's summary.json; decides nothing itself (the rules
 are slanalysis/v3_rules.py, applied by the driver). The driver writes plan.json only between
-its rounds, so by default each model's plan is refreshed first with `scripts/repro_v3.py MODEL
---plan` (which reads the runs and writes the same files the driver would; it runs nothing).
+its rounds, so by default each model's decisions are recomputed here, in memory, by the
+driver's own code (scripts/repro_v3.py's decide) from the runs as they are now; nothing is
+written but --out.
 
 Usage: analyze.py v3-status [RESULTS_DIR] [--suites DIR] [--out FILE] [--no-refresh]
   defaults: results/repro-v3, configs/repro-v3
 Exit status 0; 2 when no model has a plan.json."""
 import argparse
+import importlib.util
 import os
-import subprocess
-import sys
 
 from ..formatting import md_table
 from ..logfiles import read_json
@@ -30,7 +30,7 @@ def parse_args(argv, prog):
                    help="folder of the suite files the driver writes (<model>.json)")
     p.add_argument("--out", help="also write the markdown here")
     p.add_argument("--no-refresh", action="store_true",
-                   help="read plan.json as it is (do not run repro_v3.py --plan first)")
+                   help="read plan.json as the driver last wrote it (do not recompute)")
     return p.parse_args(argv)
 
 
@@ -76,13 +76,27 @@ def budget_lines(budget):
                       f"{budget.get('cap')} updates per run)."]
 
 
-def progress(results_dir, suites, model):
-    suite = read_json(os.path.join(suites, f"{model}.json"), quiet) or {}
-    names = [e["name"] for e in suite.get("experiments", [])]
+def load_driver(results_dir, suites):
+    """scripts/repro_v3.py as a module, pointed at these folders."""
+    path = os.path.join(REPO, "scripts", "repro_v3.py")
+    spec = importlib.util.spec_from_file_location("repro_v3_driver", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    mod.RESULTS, mod.CONFIG_DIR = os.path.abspath(results_dir), os.path.abspath(suites)
+    return mod
+
+
+def finished(summary):
+    """As the driver counts it: complete, or stopped on a non-finite loss (a result too)."""
+    return bool(summary) and (summary.get("status") == "complete" or
+                              "non-finite" in str(summary.get("reason", "")))
+
+
+def progress(results_dir, model, names):
     done = running = 0
     for n in names:
         s = read_json(os.path.join(results_dir, model, n, "summary.json"), quiet)
-        if s and s.get("status") == "complete":
+        if finished(s):
             done += 1
         elif s or os.path.isdir(os.path.join(results_dir, model, n)):
             running += 1
@@ -96,21 +110,21 @@ def run(args, argv, prog):
     if not models:
         raise UsageError(f"{args.results_dir}: no <model>/plan.json (scripts/repro_v3.py writes "
                          "them)")
-    if not args.no_refresh:
-        for model in models:
-            r = subprocess.run([sys.executable, os.path.join(REPO, "scripts", "repro_v3.py"),
-                                model, "--plan", "--results", args.results_dir, "--config-dir",
-                                args.suites], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                               text=True)
-            if r.returncode != 0:
-                raise UsageError(f"scripts/repro_v3.py {model} --plan failed: "
-                                 f"{r.stderr.strip().splitlines()[-1:]}")
+    driver = None if args.no_refresh else load_driver(args.results_dir, args.suites)
     out = ["# Reproduction v3: where the suite stands", "",
            "Produced by `python3 scripts/analyze.py v3-status` from the driver's plan.json files "
            "(rules: configs/repro-v3/README.md).", ""]
     for model in models:
-        plan = read_json(os.path.join(args.results_dir, model, "plan.json"), quiet) or {}
-        total, done, started = progress(args.results_dir, args.suites, model)
+        if driver is not None:
+            suite = driver.Suite(model)
+            driver.decide(suite, "scaling")  # in memory: Suite.write() is never called
+            plan = suite.plan
+            names = [e["name"] for e in suite.experiments]
+        else:
+            plan = read_json(os.path.join(args.results_dir, model, "plan.json"), quiet) or {}
+            names = [e["name"] for e in (read_json(os.path.join(args.suites, f"{model}.json"),
+                                                   quiet) or {}).get("experiments", [])]
+        total, done, started = progress(args.results_dir, model, names)
         out += [f"## {model}", "",
                 f"Runs in the suite so far: {total}; finished {done}, started and unfinished "
                 f"{started} (the driver adds the next phase's runs as each decision is made).", "",

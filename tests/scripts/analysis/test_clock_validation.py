@@ -88,10 +88,20 @@ class ClockValidation(env.Case):
         self.assertEqual(sets["transformer-dense-n2-100mbit"], "fit")
         # with the 10gbit run in the fit, the terms move
         rc = clock_validation.main([self.work, "--out-json", out, "--fit-rates",
-                                    "100mbit,1gbit,10gbit", "--out-md",
+                                    "100mbit,10gbit", "--out-md",
                                     os.path.join(self.work, "v.md"), "--figure", "/dev/null"])
+        self.assertEqual(rc, 0)
         with open(out) as f:
             self.assertNotAlmostEqual(json.load(f)["model"]["eta"], 0.8, places=3)
+        # a rate named but never run is an error that names it (a typo must not drop a rate)
+        r = env.run_script(["scripts/analyze.py", "clock-validation", self.work, "--fit-rates",
+                            "100mbit,1gbt", "--out-json", out, "--figure", "/dev/null"])
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("'1gbt'", r.stderr)
+        r = env.run_script(["scripts/analyze.py", "clock-validation", self.work, "--profile",
+                            self.work + "/none.json", "--out-json", out])
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("none.json", r.stderr)
 
     def test_a_negative_overhead_is_not_fitted(self):
         # runs faster per hop than the bandwidth term alone says (o would come out < 0):

@@ -46,6 +46,24 @@ class V3Status(env.Case):
         self.assertEqual(bad.returncode, 2)
         self.assertIn("plan.json", bad.stderr)
 
+    def test_refresh_recomputes_in_memory(self):
+        # a stale plan.json says 4node-dense chose 0.002; no run exists, so the driver's own
+        # decide() (run in memory) has every method's grid unfinished, 10 methods x 4 lrs
+        # queued, and nothing on disk changes
+        res, suites = os.path.join(self.work, "res"), os.path.join(self.work, "suites")
+        plan = os.path.join(res, "transformer", "plan.json")
+        dump(plan, {"lr": {"4node-dense": {"final_dev_ce": {"0.002": 3.0}, "chosen_lr": 0.002}}})
+        os.makedirs(suites)
+        with open(plan) as f:
+            before = f.read()
+        r = env.run_script(["scripts/analyze.py", "v3-status", res, "--suites", suites])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("| 4node-dense | grid not finished |", r.stdout)
+        self.assertIn("Runs in the suite so far: 40; finished 0", r.stdout)
+        with open(plan) as f:
+            self.assertEqual(f.read(), before)
+        self.assertEqual(os.listdir(suites), [])
+
 
 if __name__ == "__main__":
     env.main()
