@@ -134,8 +134,8 @@ def row(run, eta, overhead_s, compute_s=None, skip=SKIP):
 
 
 def median(xs):
-    """The median (None for no values): a step that averages the parameters books that
-    averaging's wait as compute, so a mean would be pulled up by a few steps."""
+    """The median (None for no values): logs made before commit a3015b3 book an averaging
+    step's MPI wait as compute, and a mean would be pulled up by those few steps."""
     if not xs:
         return None
     xs = sorted(xs)
