@@ -15,8 +15,8 @@ import os
 
 from ..clock_validation import SKIP, fit, load_runs, row, within
 from ..formatting import md_table
-from ..profiles import load_profile, step_compute_s
-from .common import UsageError, guarded
+from ..profiles import step_compute_s
+from .common import UsageError, guarded, profiles_or_fail
 
 PROGRAM = "clock-validation"
 
@@ -59,12 +59,7 @@ def run(args, prog):
                          " to fit on (--fit-ranks, --fit-rates)")
     args.fit_rates = ",".join(rates)
     eta, o = fit(fit_set, args.skip)
-    try:
-        profile = load_profile(args.profile) if args.profile else None
-    except OSError as e:
-        raise UsageError(f"--profile {args.profile}: {e.strerror}")
-    except ValueError as e:
-        raise UsageError(f"--profile {args.profile}: {e}")
+    profile = profiles_or_fail([args.profile])[0] if args.profile else None
     rows = []
     for r in runs:
         c = None

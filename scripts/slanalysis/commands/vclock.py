@@ -42,8 +42,8 @@ from ..flops import flops_per_step, parameter_count
 from ..logfiles import number
 from ..network import PRESETS, Network, with_link_terms
 from ..notes import silent
-from ..profiles import load_profile, profile_compute
-from .common import UsageError, add_link_terms_arg, fail, link_terms_or_fail
+from ..profiles import profile_compute
+from .common import UsageError, add_link_terms_arg, fail, link_terms_or_fail, profiles_or_fail
 
 PROGRAM = "vclock.py"
 
@@ -110,12 +110,7 @@ def flops(args):
 
 
 def clock(args):
-    try:
-        profile = load_profile(args.profile)
-    except OSError as e:
-        raise UsageError(f"--profile {args.profile}: {e.strerror}")
-    except ValueError as e:
-        raise UsageError(f"--profile: {e}")
+    profile = profiles_or_fail([args.profile])[0]
     clk = run_clock(args.run_dir)
     if args.bandwidth_gbps is not None:
         net = Network("given", args.bandwidth_gbps, args.latency_us)
