@@ -21,6 +21,13 @@ Var linear(const Var& a, const Var& w, const Var& bias, bool trans_b = false);
 // last two dims of either); batch dims must match.
 Var bmm(const Var& a, const Var& b, bool trans_a = false, bool trans_b = false);
 
+// Attention over heads kept in place in [B, T, heads * Dh] activations (no split / merge
+// copies; the bits of bmm on the split heads):
+// scores [B, heads, T, S] = q_h k_h^T per head, q [B, T, D], k [B, S, D];
+Var head_scores(const Var& q, const Var& k, int heads);
+// context [B, T, D] = w_h v_h per head, merged: w [B, heads, T, S], v [B, S, D].
+Var head_context(const Var& w, const Var& v, int heads);
+
 // ---- element-wise
 // Same shapes, or b's shape equal to a's trailing dims (bias broadcast over rows).
 Var add(const Var& a, const Var& b);

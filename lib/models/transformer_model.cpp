@@ -8,22 +8,6 @@
 
 namespace sl {
 
-namespace {
-
-// [B, T, D] -> [B, heads, T, D / heads]
-Var split_heads(const Var& x, int heads) {
-  const Shape& s = x.shape();
-  return ops::permute(ops::reshape(x, Shape{s[0], s[1], heads, s[2] / heads}), {0, 2, 1, 3});
-}
-
-// [B, heads, T, Dh] -> [B, T, heads * Dh]
-Var merge_heads(const Var& x) {
-  const Shape& s = x.shape();
-  return ops::reshape(ops::permute(x, {0, 2, 1, 3}), Shape{s[0], s[2], s[1] * s[3]});
-}
-
-}  // namespace
-
 TransformerModel::TransformerModel(int vocab_size, const TransformerConfig& cfg)
     : vocab_(vocab_size), cfg_(cfg) {
   if (cfg.heads < 1 || cfg.d_model % cfg.heads != 0)
@@ -104,17 +88,18 @@ Tensor TransformerModel::positions(Device& dev, int first, int T) const {
 
 TransformerModel::KeyValues TransformerModel::project_kv(ParameterVars& p, const Attention& a,
                                                          const Var& x) const {
-  return {split_heads(apply_linear(p, a.k, x), cfg_.heads),
-          split_heads(apply_linear(p, a.v, x), cfg_.heads)};
+  return {apply_linear(p, a.k, x), apply_linear(p, a.v, x)};
 }
 
 Var TransformerModel::attend(ParameterVars& p, const Attention& a, const Var& x,
                              const KeyValues& kv, const Tensor& key_lengths, bool causal) const {
   const float inv_sqrt_dh = 1.0f / std::sqrt(static_cast<float>(cfg_.d_model / cfg_.heads));
-  Var q = ops::scale(split_heads(apply_linear(p, a.q, x), cfg_.heads), inv_sqrt_dh);
-  Var w = ops::attention_softmax(ops::bmm(q, kv.k, false, true), key_lengths, causal);
+  // The heads stay in place in the [B, T, d_model] projections (ops::head_scores /
+  // head_context): no split or merge copies.
+  Var q = ops::scale(apply_linear(p, a.q, x), inv_sqrt_dh);
+  Var w = ops::attention_softmax(ops::head_scores(q, kv.k, cfg_.heads), key_lengths, causal);
   w = ops::dropout(w, cfg_.attention_dropout);
-  return apply_linear(p, a.o, merge_heads(ops::bmm(w, kv.v)));
+  return apply_linear(p, a.o, ops::head_context(w, kv.v, cfg_.heads));
 }
 
 Var TransformerModel::feed_forward(ParameterVars& p, const FeedForward& f, const Var& x) const {
@@ -154,8 +139,8 @@ Var TransformerModel::decoder_layer(ParameterVars& p, const DecoderLayer& l, Var
   KeyValues self = project_kv(p, l.self, h);
   if (cache) {
     if (cache->k.defined()) {
-      self.k = ops::concat({g.constant(cache->k), self.k}, 2);
-      self.v = ops::concat({g.constant(cache->v), self.v}, 2);
+      self.k = ops::concat({g.constant(cache->k), self.k}, 1);
+      self.v = ops::concat({g.constant(cache->v), self.v}, 1);
     }
     cache->k = self.k.value();
     cache->v = self.v.value();

@@ -57,7 +57,7 @@ class TransformerModel final : public Seq2SeqModel {
     LayerNormParams ffn_norm;
   };
   struct KeyValues {
-    Var k, v;  // [B, heads, Tk, d_model / heads]
+    Var k, v;  // [B, Tk, d_model]: head h is columns [h * Dh, (h + 1) * Dh)
   };
   // Self-attention keys/values of the target positions decoded so far.
   struct SelfCache {

@@ -6,6 +6,15 @@ namespace sl {
 
 enum class Unary { Relu, Tanh, Sigmoid };
 
+// Where the matrices of gemm_grid lie: matrix (o, i) starts `o * outer + i * inner` floats
+// from the base pointer and its rows are `ld` floats apart. Attention heads are read and
+// written in place this way: head h of a [B, T, heads * Dh] activation is matrix (b, h) with
+// outer T * heads * Dh, inner Dh, ld heads * Dh.
+struct MatrixGrid {
+  int64_t outer = 0, inner = 0;
+  int ld = 0;
+};
+
 // The kernels every backend provides, on raw device pointers, row-major.
 // Conventions: "_backward" kernels and every kernel with `accumulate` ADD into their
 // outputs (gradients accumulate); all others overwrite. Sizes are element counts.
@@ -31,6 +40,13 @@ class Device {
   virtual void gemm_batched(bool trans_a, bool trans_b, int M, int N, int K, float alpha,
                             const float* A, int64_t stride_a, const float* B, int64_t stride_b,
                             float beta, float* C, int64_t stride_c, int batch) = 0;
+  // C(o,i) = alpha op(A(o,i)) op(B(o,i)) + beta C(o,i) for every o < outer, i < inner, each
+  // matrix placed by its MatrixGrid (the leading dimensions of op's stored matrices are the
+  // grids' ld). Each product is the same BLAS call a contiguous copy of it would get, so the
+  // result has the same bits as gemm_batched on split-and-merged copies.
+  virtual void gemm_grid(bool trans_a, bool trans_b, int M, int N, int K, float alpha,
+                         const float* A, MatrixGrid grid_a, const float* B, MatrixGrid grid_b,
+                         float beta, float* C, MatrixGrid grid_c, int outer, int inner) = 0;
 
   // ---- element-wise
   virtual void fill(size_t n, float value, float* y) = 0;

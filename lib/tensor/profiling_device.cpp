@@ -97,6 +97,17 @@ void ProfilingDevice::gemm_batched(bool trans_a, bool trans_b, int M, int N, int
   });
 }
 
+void ProfilingDevice::gemm_grid(bool trans_a, bool trans_b, int M, int N, int K, float alpha,
+                                const float* A, MatrixGrid grid_a, const float* B,
+                                MatrixGrid grid_b, float beta, float* C, MatrixGrid grid_c,
+                                int outer, int inner) {
+  gemm_flops_ += 2.0 * M * N * K * outer * inner;
+  timed(kBatchedGemm, "gemm_grid", [&] {
+    inner_.gemm_grid(trans_a, trans_b, M, N, K, alpha, A, grid_a, B, grid_b, beta, C, grid_c,
+                     outer, inner);
+  });
+}
+
 void ProfilingDevice::fill(size_t n, float value, float* y) {
   timed(kElementwise, "fill", [&] { inner_.fill(n, value, y); });
 }

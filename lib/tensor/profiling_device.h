@@ -67,6 +67,9 @@ class ProfilingDevice : public Device {
   void gemm_batched(bool trans_a, bool trans_b, int M, int N, int K, float alpha, const float* A,
                     int64_t stride_a, const float* B, int64_t stride_b, float beta, float* C,
                     int64_t stride_c, int batch) override;
+  void gemm_grid(bool trans_a, bool trans_b, int M, int N, int K, float alpha, const float* A,
+                 MatrixGrid grid_a, const float* B, MatrixGrid grid_b, float beta, float* C,
+                 MatrixGrid grid_c, int outer, int inner) override;
   void fill(size_t n, float value, float* y) override;
   void axpby(size_t n, float a, const float* x, float b, float* y) override;
   void mul(size_t n, const float* x1, const float* x2, float* y, bool accumulate) override;

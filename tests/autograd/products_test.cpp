@@ -1,4 +1,6 @@
-// Gradient checks of matmul, linear and bmm.
+// Gradient checks of matmul, linear, bmm and the in-place attention head products.
+#include <cstring>
+
 #include "gradcheck.h"
 
 namespace sl {
@@ -105,6 +107,64 @@ TEST(GradCheck, BmmForwardMatchesPerBatchMatmul) {
         EXPECT_NEAR(y[(i * 2 + m) * 5 + n], s, 1e-5);
       }
   EXPECT_THROW(ops::bmm(a, b), std::invalid_argument);
+}
+
+// head_scores / head_context: finite differences, and the same bits (forward and every
+// gradient) as the split-heads + bmm + merge-heads graph they replace in the Transformer.
+Var split(const Var& x, int heads) {
+  const Shape& s = x.shape();
+  return ops::permute(ops::reshape(x, Shape{s[0], s[1], heads, s[2] / heads}), {0, 2, 1, 3});
+}
+Var merge(const Var& x) {
+  const Shape& s = x.shape();
+  return ops::reshape(ops::permute(x, {0, 2, 1, 3}), Shape{s[0], s[2], s[1] * s[3]});
+}
+
+TEST(GradCheck, HeadScoresAndContext) {
+  Device& dev = cpu_device();
+  gradcheck(dev, {random_tensor(dev, {2, 3, 6}, 1), random_tensor(dev, {2, 4, 6}, 2)},
+            [](Graph&, const std::vector<Var>& x) {
+              Var y = ops::head_scores(x[0], x[1], 3);
+              EXPECT_EQ(y.shape(), (Shape{2, 3, 3, 4}));
+              return y;
+            });
+  gradcheck(dev, {random_tensor(dev, {2, 3, 3, 4}, 3), random_tensor(dev, {2, 4, 6}, 4)},
+            [](Graph&, const std::vector<Var>& x) {
+              Var y = ops::head_context(x[0], x[1], 3);
+              EXPECT_EQ(y.shape(), (Shape{2, 3, 6}));
+              return y;
+            });
+}
+
+TEST(HeadProducts, SameBitsAsSplitBmmMerge) {
+  Device& dev = cpu_device();
+  const int B = 3, T = 7, S = 9, H = 4, D = 32;
+  std::vector<std::vector<float>> outs[2];
+  for (int fused = 0; fused < 2; ++fused) {
+    Graph g(dev, false, 1);
+    Var q = g.leaf(random_tensor(dev, {B, T, D}, 5)), k = g.leaf(random_tensor(dev, {B, S, D}, 6)),
+        v = g.leaf(random_tensor(dev, {B, S, D}, 7));
+    Var w = fused ? ops::head_scores(q, k, H) : ops::bmm(split(q, H), split(k, H), false, true);
+    w = ops::softmax(w);
+    Var y = fused ? ops::head_context(w, v, H) : merge(ops::bmm(w, split(v, H)));
+    g.backward(ops::sum(ops::mul(y, g.constant(random_tensor(dev, y.shape(), 8)))));
+    outs[fused] = {y.value().to_host(), q.grad().to_host(), k.grad().to_host(),
+                   v.grad().to_host()};
+  }
+  const char* names[] = {"y", "dq", "dk", "dv"};
+  for (int i = 0; i < 4; ++i)
+    EXPECT_EQ(0, std::memcmp(outs[0][i].data(), outs[1][i].data(), outs[0][i].size() * 4))
+        << names[i] << " differs from the split + bmm + merge graph";
+}
+
+TEST(HeadProducts, ShapeErrorsThrow) {
+  Device& dev = cpu_device();
+  Graph g(dev, false, 1);
+  Var q = g.leaf(random_tensor(dev, {2, 3, 6}, 1)), k5 = g.leaf(random_tensor(dev, {2, 4, 5}, 2));
+  EXPECT_THROW(ops::head_scores(q, k5, 3), std::invalid_argument);  // widths differ
+  EXPECT_THROW(ops::head_scores(q, q, 4), std::invalid_argument);   // 4 does not divide 6
+  Var w = g.leaf(random_tensor(dev, {2, 2, 3, 3}, 3));
+  EXPECT_THROW(ops::head_context(w, q, 3), std::invalid_argument);  // 2 heads in w
 }
 
 }  // namespace

@@ -100,6 +100,23 @@ TEST_F(CudaGemm, BatchedMatchesCpuWithPaddedStrides) {
     }
 }
 
+TEST_F(CudaGemm, GridMatchesCpu) {
+  // Attention's shapes: q [B, T, H * Dh] and k [B, S, H * Dh] in place -> scores [B, H, T, S].
+  const int B = 2, H = 3, T = 5, S = 7, Dh = 4;
+  const MatrixGrid gq{int64_t(T) * H * Dh, Dh, H * Dh}, gk{int64_t(S) * H * Dh, Dh, H * Dh},
+      gs{int64_t(H) * T * S, int64_t(T) * S, S};
+  Pair Q = random_pair(size_t(B) * T * H * Dh, 11), K = random_pair(size_t(B) * S * H * Dh, 12);
+  Pair Sc = random_pair(size_t(B) * H * T * S, 13), dQ = random_pair(size_t(B) * T * H * Dh, 14);
+  on_both([&](Device& d, int s) {
+    d.gemm_grid(false, true, T, S, Dh, 1.0f, Q.f(s), gq, K.f(s), gk, 0.0f, Sc.f(s), gs, B, H);
+  });
+  expect_close(Sc, "gemm_grid scores", 1e-4f, 1e-5f);
+  on_both([&](Device& d, int s) {  // dq = dS k, accumulated (beta 1)
+    d.gemm_grid(false, false, T, Dh, S, 1.0f, Sc.f(s), gs, K.f(s), gk, 1.0f, dQ.f(s), gq, B, H);
+  });
+  expect_close(dQ, "gemm_grid dq", 1e-4f, 1e-5f);
+}
+
 // K == 0 is GPU-only here: the CPU backend passes lda = K = 0, which cblas rejects.
 TEST_F(CudaGemm, EmptyInnerDimensionScalesC) {
   Pair C = random_pair(12, 9);

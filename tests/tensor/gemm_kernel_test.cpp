@@ -1,4 +1,4 @@
-// gemm and gemm_batched against a naive triple loop, for every transpose combination.
+// gemm, gemm_batched and gemm_grid against a naive triple loop, for every transpose combination.
 #include "tensor/cpu/blas_library.h"
 #include <gtest/gtest.h>
 
@@ -62,6 +62,42 @@ TEST_P(KernelGemm, BatchedMatchesNaive) {
     for (int j = 0; j < M * N; ++j) EXPECT_NEAR(got[i * sc + j], ref[j], 1e-5);
     for (int j = M * N; j < sc; ++j) EXPECT_EQ(got[i * sc + j], C[i * sc + j]);  // untouched
   }
+}
+
+// gemm_grid: attention heads in place. A is a [2, 6, 3 * 4] activation (outer 2, inner
+// heads 3, rows of 12 floats), B a [2, 3, 4, 6] block tensor, C written into another
+// activation; every product against the naive loop on its gathered copy, and every element
+// outside the written heads left as it was.
+TEST_P(KernelGemm, GridMatchesNaiveOnGatheredCopies) {
+  const auto [ta, tb] = GetParam();
+  Device& dev = cpu_device();
+  const int outer = 2, heads = 3, Dh = 4, T = 6;  // op(A) [T, Dh], op(B) [Dh, T], C [T, T]
+  const int M = T, N = T, K = Dh;
+  const int A_rows = ta ? K : M, A_cols = ta ? M : K, B_rows = tb ? N : K, B_cols = tb ? K : N;
+  // A: heads side by side in rows of heads * A_cols; B: contiguous blocks; C: heads side by side.
+  const MatrixGrid ga{int64_t(A_rows) * heads * A_cols, A_cols, heads * A_cols};
+  const MatrixGrid gb{int64_t(heads) * B_rows * B_cols, int64_t(B_rows) * B_cols, B_cols};
+  const MatrixGrid gc{int64_t(M) * heads * N, N, heads * N};
+  std::vector<float> A = random_values(outer * A_rows * heads * A_cols, 1),
+                     B = random_values(outer * heads * B_rows * B_cols, 2),
+                     C = random_values(outer * M * heads * N, 3);
+  Tensor a = on_device(dev, A), b = on_device(dev, B), c = on_device(dev, C);
+  dev.gemm_grid(ta, tb, M, N, K, 0.5f, a.f32(), ga, b.f32(), gb, 1.0f, c.f32(), gc, outer, heads);
+  std::vector<float> got = c.to_host();
+  auto gather = [](const std::vector<float>& X, MatrixGrid g, int o, int i, int rows, int cols) {
+    std::vector<float> m;
+    for (int r = 0; r < rows; ++r)
+      for (int k = 0; k < cols; ++k) m.push_back(X[o * g.outer + i * g.inner + r * g.ld + k]);
+    return m;
+  };
+  for (int o = 0; o < outer; ++o)
+    for (int i = 0; i < heads; ++i) {
+      std::vector<float> ref = naive_gemm(ta, tb, M, N, K, 0.5f, gather(A, ga, o, i, A_rows, A_cols),
+                                          gather(B, gb, o, i, B_rows, B_cols), 1.0f,
+                                          gather(C, gc, o, i, M, N));
+      std::vector<float> out = gather(got, gc, o, i, M, N);
+      for (size_t j = 0; j < ref.size(); ++j) EXPECT_NEAR(out[j], ref[j], 1e-5) << o << " " << i;
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(Kernel, KernelGemm,

@@ -86,6 +86,28 @@ void CpuDevice::gemm_batched(bool ta, bool tb, int M, int N, int K, float alpha,
   });
 }
 
+void CpuDevice::gemm_grid(bool ta, bool tb, int M, int N, int K, float alpha, const float* A,
+                          MatrixGrid ga, const float* B, MatrixGrid gb, float beta, float* C,
+                          MatrixGrid gc, int outer, int inner) {
+  if (M == 0 || N == 0 || outer <= 0 || inner <= 0) return;
+  // Threads share out the products as gemm_batched does; each is one single-threaded call.
+  const double macs = static_cast<double>(M) * N * K;
+  const size_t items = static_cast<size_t>(outer) * static_cast<size_t>(inner);
+  const size_t grain =
+      macs >= kOpenBlasSerialMacs
+          ? items
+          : std::max<size_t>(1, static_cast<size_t>(kBatchGrainMacs / std::max(macs, 1.0)));
+  cpu::parallel_for(items, grain, [&](size_t lo, size_t hi) {
+    for (size_t it = lo; it < hi; ++it) {
+      const int64_t o = static_cast<int64_t>(it / static_cast<size_t>(inner));
+      const int64_t i = static_cast<int64_t>(it % static_cast<size_t>(inner));
+      blas::sgemm(ta, tb, M, N, K, alpha, A + o * ga.outer + i * ga.inner, std::max(1, ga.ld),
+                  B + o * gb.outer + i * gb.inner, std::max(1, gb.ld), beta,
+                  C + o * gc.outer + i * gc.inner, std::max(1, gc.ld));
+    }
+  });
+}
+
 Device& cpu_device() {
   static CpuDevice dev;
   return dev;

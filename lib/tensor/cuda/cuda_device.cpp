@@ -126,6 +126,31 @@ void CudaDevice::gemm_batched(bool ta, bool tb, int M, int N, int K, float alpha
              "cublasSgemmStridedBatched");
 }
 
+void CudaDevice::gemm_grid(bool ta, bool tb, int M, int N, int K, float alpha, const float* A,
+                           MatrixGrid ga, const float* B, MatrixGrid gb, float beta, float* C,
+                           MatrixGrid gc, int outer, int inner) {
+  if (M <= 0 || N <= 0 || outer <= 0 || inner <= 0) return;
+  if (K == 0) {  // C = beta C, row by row (the rows of a grid matrix are not contiguous)
+    for (int o = 0; o < outer; ++o)
+      for (int i = 0; i < inner; ++i)
+        for (int r = 0; r < M; ++r)
+          scale_matrix(1, N, beta, C + o * gc.outer + i * gc.inner + int64_t(r) * gc.ld);
+    return;
+  }
+  CublasGemmParams p = cublas_gemm_params(ta, tb, M, N, K, ga.inner, gb.inner);
+  p.ld_first = std::max(1, gb.ld);
+  p.ld_second = std::max(1, ga.ld);
+  p.ldc = std::max(1, gc.ld);
+  // One strided-batched call per outer index: the inner index is a single stride.
+  for (int o = 0; o < outer; ++o)
+    check_blas(cublasSgemmStridedBatched(blas_, op(p.trans_first), op(p.trans_second), p.m, p.n,
+                                         p.k, &alpha, B + o * gb.outer, p.ld_first,
+                                         p.stride_first, A + o * ga.outer, p.ld_second,
+                                         p.stride_second, &beta, C + o * gc.outer, p.ldc,
+                                         gc.inner, inner),
+               "cublasSgemmStridedBatched");
+}
+
 Device* cuda_device_or_null(std::string* reason) {
   static std::mutex mu;
   static bool tried = false;
