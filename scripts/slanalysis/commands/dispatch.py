@@ -18,6 +18,8 @@ COMMANDS = {
                                "finished runs) from the driver's plan.json"),
     "convergence": ("convergence", "v3: 4-node dense at S vs 2S (dev CE within 2%, test BLEU "
                                    "within 1.0)"),
+    "claims-v3": ("claims_v3", "v3: the pre-registered verdict per claim (reproduced / partly / "
+                               "not / pending) with the numbers behind it; --json"),
 }
 
 
