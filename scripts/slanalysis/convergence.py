@@ -1,8 +1,10 @@
 """Is the budget S enough? The 4-node dense variant run to S against the same run to 2S (its
-`<name>-2xS` control, each annealed to 0 at its own end).
+`<name>-2xS` control, or v3's budget ladder `...-4node-dense-S<N>`, each annealed to 0 at its
+own end).
 
 issue 27's rule: the two end within `ce_tol` (2%) relative dev CE and `bleu_tol` (1.0) test BLEU
 of each other (final dev CE = the last validation; both as means over seeds)."""
+import re
 import statistics
 
 from .targets import final_value
@@ -12,6 +14,20 @@ def find_long_run(short, variants, name=None):
     """The 2S control of variant `short`: the variant called `name`, else `<short>-2xS`."""
     want = name or short.name + "-2xS"
     return next((v for v in variants if v.name == want), None)
+
+
+LADDER_RE = re.compile(r"^(?P<stem>.*4node-dense)-S(?P<S>[0-9]+)$")
+
+
+def budget_ladder(variants):
+    """The v3 budget runs (scripts/repro_v3.py phase 2: `<model>-4node-dense-S<N>`, one per
+    doubling) as (short, long) pairs with long = 2 x short's S, in order of S."""
+    by_s = {}
+    for v in variants:
+        m = LADDER_RE.match(v.name)
+        if m:
+            by_s[int(m.group("S"))] = v
+    return [(by_s[S], by_s[2 * S]) for S in sorted(by_s) if 2 * S in by_s]
 
 
 def final_ce(variant):
@@ -42,11 +58,11 @@ class BudgetCheck:
         self.ce_s, self.ce_l = final_ce(short), final_ce(long)
         self.bleu_s, self.bleu_l = test_bleu(short), test_bleu(long)
         unfinished = [v for v in (short, long) if any(r.status != "complete" for r in v.runs)]
-        if long.steps != 2 * short.steps or unfinished:
+        if unfinished or long.steps != 2 * short.steps:
             self.status = "cannot tell"
-            self.why = (f"`{long.name}` has {long.steps} updates, not 2 x {short.steps}"
-                        if long.steps != 2 * short.steps else
-                        "not finished: " + ", ".join(f"`{v.name}`" for v in unfinished))
+            self.why = ("not finished: " + ", ".join(f"`{v.name}`" for v in unfinished)
+                        if unfinished else
+                        f"`{long.name}` has {long.steps} updates, not 2 x {short.steps}")
             return
         if None in (self.ce_s, self.ce_l, self.bleu_s, self.bleu_l):
             self.status, self.why = "cannot tell", "a final dev CE or a test BLEU is missing"
@@ -59,8 +75,10 @@ class BudgetCheck:
 
     def lines(self, model):
         s, l = self.short, self.long
+        running = self.why.startswith("not finished")  # l.steps: its updates so far
         head = (f"{model}: 4-node dense at S = {s.steps} (`{s.name}`, {len(s.runs)} seed(s)) vs 2S"
-                + (f" = {l.steps} (`{l.name}`, {len(l.runs)} seed(s))" if l else ""))
+                + (f" = {2 * s.steps if running else l.steps} (`{l.name}`, {len(l.runs)} seed(s)"
+                   + (f", running: {l.steps} updates so far" if running else "") + ")" if l else ""))
         if self.status == "cannot tell":
             return [head, f"  cannot tell: {self.why}"]
         ok = {True: "within", False: "NOT within"}

@@ -1,15 +1,17 @@
 """Is the budget S enough? Prints, per model, the 4-node dense reference at S against its 2S
 control (`<name>-2xS`): final dev CE within --ce-tol (2%) and test BLEU within --bleu-tol (1.0)
-(issue 27's rule; means over seeds).
+(issue 27's rule; means over seeds). On v3's results (budget runs `<model>-4node-dense-S<N>`,
+scripts/repro_v3.py phase 2) every S vs 2S pair is printed, and which S first meets the rule.
 
 Usage: analyze.py convergence RESULTS_DIR [--model M] [--short NAME] [--long NAME]
                   [--ce-tol 0.02] [--bleu-tol 1.0]
-Exit status: 0 every model checked is within both limits, 1 one is not (or cannot be told),
+Exit status: 0 every model checked is within both limits (v3: some pair of each model is),
+1 one is not (or cannot be told),
 2 bad arguments or no 4-node dense variant.
 """
 import argparse
 
-from ..convergence import BudgetCheck, find_long_run
+from ..convergence import BudgetCheck, budget_ladder, find_long_run
 from ..experiment import load_experiments
 from ..notes import Notes
 from ..references import variant_references
@@ -38,15 +40,27 @@ def run(args, prog):
     results_dir_or_fail(args.results_dir)
     exps = [e for e in load_experiments(args.results_dir, Notes(prog))
             if e.valid and (args.model is None or e.model == args.model)]
-    checks = []
+    checks, ok = [], []
     for model, variants in group_variants(exps).items():
+        ladder = [] if args.short or args.long else budget_ladder(variants)
+        if ladder:  # v3: every S vs 2S pair; the rule's S is the first pair that agrees
+            pairs = [BudgetCheck(s, l, args.ce_tol, args.bleu_tol) for s, l in ladder]
+            for c in pairs:
+                print("\n".join(c.lines(model)))
+            first = next((c for c in pairs if c.status == "converged"), None)
+            print(f"{model}: " + (f"S = {first.short.steps} is the first that meets the rule"
+                                  if first else "no S vs 2S pair meets the rule (yet)"))
+            checks += pairs
+            ok.append(first is not None)
+            continue
         short, _ = variant_references(variants, args.short)
         if short is None:
             continue
         checks.append(BudgetCheck(short, find_long_run(short, variants, args.long),
                                   args.ce_tol, args.bleu_tol, args.long))
         print("\n".join(checks[-1].lines(model)))
+        ok.append(checks[-1].status == "converged")
     if not checks:
         raise UsageError(f"no 4-node dense variant{' ' + repr(args.short) if args.short else ''}"
                          f" with validations under {args.results_dir}")
-    return 0 if all(c.status == "converged" for c in checks) else 1
+    return 0 if all(ok) else 1

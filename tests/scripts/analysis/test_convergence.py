@@ -55,5 +55,53 @@ class Convergence(env.Case):
         self.assertIn("no 4-node dense variant", r.stderr)
 
 
+class BudgetLadder(env.Case):
+    """v3's budget runs `<model>-4node-dense-S<N>`: every S vs 2S pair, and the first that meets
+    the rule. S100 / S200 / S400 / S800 end at dev CE 4.0 / 3.5 / 3.45 / 3.44 (test BLEU
+    40 - 10 x best dev CE = 0 / 5 / 5.5 / 5.6): 100 -> 200 is -12.5% (not within), 200 -> 400
+    -1.43% and +0.5 BLEU (within: S = 200), 400 -> 800 -0.29%; S1600 is still running."""
+
+    def setUp(self):
+        super().setUp()
+        from make_vclock_fixtures import write_runs
+        dense = (0.1, 2e6, 12, 0.0)
+        runs = {f"tf-4node-dense-S{n}-s1": (4, "dense", n) + dense + ({n // 2: 5.0, n: ce}, 1)
+                for n, ce in ((100, 4.0), (200, 3.5), (400, 3.45), (800, 3.44))}
+        runs["tf-4node-dense-S1600-s1"] = (4, "dense", 1600) + dense + ({800: 3.6, 1600: 3.3}, 1)
+        self.root = write_runs(self.work, "ladder", runs)
+        import json
+        import os
+        p = os.path.join(self.root, "tf-4node-dense-S1600-s1", "summary.json")
+        with open(p) as f:
+            summary = json.load(f)
+        summary["status"] = "running"
+        with open(p, "w") as f:
+            json.dump(summary, f)
+
+    def test_pairs_and_first(self):
+        from slanalysis.convergence import budget_ladder
+        variants = group_variants(env.experiments(self.root))["transformer"]
+        pairs = budget_ladder(variants)
+        self.assertEqual([(s.steps, l.name) for s, l in pairs],
+                         [(100, "tf-4node-dense-S200"), (200, "tf-4node-dense-S400"),
+                          (400, "tf-4node-dense-S800"), (800, "tf-4node-dense-S1600")])
+        checks = [BudgetCheck(s, l) for s, l in pairs]
+        self.assertEqual([c.status for c in checks],
+                         ["not converged", "converged", "converged", "cannot tell"])
+        self.close(checks[1].ce_rel, -0.05 / 3.5)
+        self.close(checks[1].bleu_diff, 0.5)
+        self.assertEqual(checks[3].why, "not finished: `tf-4node-dense-S1600`")
+        self.assertIn("2S = 1600 (`tf-4node-dense-S1600`, 1 seed(s), running", checks[3].lines("t")[0])
+
+    def test_command(self):
+        r = env.run_script(["scripts/analyze.py", "convergence", self.root])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("transformer: S = 200 is the first that meets the rule", r.stdout)
+        self.assertIn("(-12.50%; limit 2%): NOT within", r.stdout)
+        r = env.run_script(["scripts/analyze.py", "convergence", self.root, "--ce-tol", "0.001"])
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("transformer: no S vs 2S pair meets the rule (yet)", r.stdout)
+
+
 if __name__ == "__main__":
     env.main()
