@@ -12,6 +12,9 @@ Resumable: the state is what results/repro-v3/<model>/ holds. Each round appends
 experiments it decided on to configs/repro-v3/<model>.json (the record of what ran, in order)
 and runs that suite with run-experiment, which skips finished experiments and resumes
 interrupted ones. Stop it at any time (Ctrl-C / SIGTERM) and run the same command again.
+Two drivers of the same model may run side by side (e.g. on two cores once the other model's
+suite is done): each skips what the other is running (run-experiment --skip-busy) and waits
+when everything left is running elsewhere.
 Every decision, with the numbers behind it, is written to results/repro-v3/<model>/plan.json
 and printed.
 
@@ -20,12 +23,14 @@ Usage: scripts/repro_v3.py MODEL [--bin RUN_EXPERIMENT] [--plan] [--until PHASE]
   --plan     print the decisions so far and the next experiments; run nothing
   --until    stop after this phase: lr | budget | main | scaling (default: scaling)"""
 import argparse
+import fcntl
 import json
 import math
 import os
 import signal
 import subprocess
 import sys
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
@@ -48,6 +53,8 @@ VALID_EVERY, FINAL_EVERY, FINAL_FRACTION = 200, 25, 0.25
 # A log.jsonl line every 100 updates (averaging steps are always logged): a 12000-update run's
 # log stays ~130 KB, so the committed results stay small enough to clone and to carry.
 LOG_EVERY = 100
+# How often a driver whose every next experiment is held elsewhere looks again (tests: less).
+BUSY_WAIT_S = float(os.environ.get("SL_REPRO_V3_BUSY_WAIT_S", "120"))
 
 # The methods of the main comparison: name -> (nodes, config settings).
 METHODS = {
@@ -131,13 +138,13 @@ class Suite:
 
     def write(self):
         os.makedirs(CONFIG_DIR, exist_ok=True)
-        tmp = self.file + ".tmp"
+        tmp = f"{self.file}.{os.getpid()}.tmp"  # two drivers may write at once
         with open(tmp, "w") as f:
             json.dump({"name": self.model, "experiments": self.experiments}, f, indent=1)
             f.write("\n")
         os.replace(tmp, self.file)
         os.makedirs(self.dir, exist_ok=True)
-        tmp = os.path.join(self.dir, "plan.json.tmp")
+        tmp = os.path.join(self.dir, f"plan.json.{os.getpid()}.tmp")
         with open(tmp, "w") as f:
             json.dump(self.plan, f, indent=1, sort_keys=True)
             f.write("\n")
@@ -267,8 +274,27 @@ def decide(s, until):
     return phase_scaling(s, lrs, S)
 
 
+def busy(s, entry):
+    """True when another live process holds the experiment's results-directory lock (a second
+    driver of the same model is running it): flock(2) on its .lock, as run-experiment takes it."""
+    path = os.path.join(s.dir, entry["name"], ".lock")
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        return False
+    except OSError:
+        return True
+    finally:
+        os.close(fd)
+
+
 def run_suite(s, binary):
-    cmd = [binary, "--suite", s.file, "--output-root", RESULTS, "--no-progress"]
+    # --skip-busy: experiments another driver of this model is running are left to it, so
+    # two drivers of one model share its suite (e.g. once the other model's suite is done).
+    cmd = [binary, "--suite", s.file, "--output-root", RESULTS, "--no-progress", "--skip-busy"]
     print("repro_v3:", " ".join(cmd), flush=True)
     p = subprocess.Popen(cmd, cwd=REPO)
     try:
@@ -300,6 +326,14 @@ def main():
             print(f"repro_v3: {a.model}: " + (f"{len(todo)} experiment(s) to run next: " +
                   ", ".join(e["name"] for e in todo) if todo else f"done up to phase {a.until}"))
             return 0
+        if all(busy(s, e) for e in todo):
+            # Everything left is running in another driver: wait for its results, which the
+            # next decision may need (e.g. a budget run), instead of spinning.
+            print(f"repro_v3: {a.model}: every experiment to run next is running in another "
+                  f"process ({', '.join(e['name'] for e in todo)}); waiting {BUSY_WAIT_S} s",
+                  flush=True)
+            time.sleep(BUSY_WAIT_S)
+            continue
         if not os.access(a.bin, os.X_OK):
             print(f"repro_v3: {a.bin}: not built (bash scripts/build.sh)", file=sys.stderr)
             return 2
@@ -312,7 +346,7 @@ def main():
             # A failed experiment (e.g. diverged with on_nonfinite=stop) is still decided on;
             # anything else stops the driver.
             unfinished = [e["name"] for e in todo
-                          if not s.complete(e["name"][len(a.model) + 1:])]
+                          if not s.complete(e["name"][len(a.model) + 1:]) and not busy(s, e)]
             if unfinished:
                 print(f"repro_v3: run-experiment exited {rc}; unfinished: {', '.join(unfinished)}",
                       file=sys.stderr)

@@ -34,7 +34,7 @@ struct Options {
   std::string config, suite, output_dir, output_root = "results";
   std::vector<std::string> overrides, only;
   bool resume = false, overwrite = false, dry_run = false, no_progress = false, reference = false;
-  bool profile = false;
+  bool profile = false, skip_busy = false;
 };
 
 // Exit codes (README.md, --help): 0 the run completed, or stopped on a signal or its time
@@ -344,7 +344,13 @@ int run(const Options& o) {
                  e.cluster.nodes, e.job.distributed.method_name().c_str());
     // A suite always continues what it finds: interrupted experiments resume.
     sl::NodeOutcome outcome;
-    rc = std::max(rc, run_one(e, o, /*resume=*/!o.overwrite, &outcome));
+    try {
+      rc = std::max(rc, run_one(e, o, /*resume=*/!o.overwrite, &outcome));
+    } catch (const sl::DirBusyError& busy) {
+      if (!o.skip_busy) throw;
+      std::fprintf(stderr, "[%s] busy, skipped (%s)\n", x.name.c_str(), busy.what());
+      continue;
+    }
     if (stopped_by_signal(outcome)) {
       // SIGTERM / SIGUSR1 / Ctrl-C stop the whole suite, not only the experiment it reached.
       std::fprintf(stderr, "[%s] stopped at %s (%s); run the same command again to resume\n", s.name.c_str(),
@@ -402,6 +408,10 @@ int main(int argc, char** argv) {
       ->excludes(suite);
   app.add_option("--output-root", o.output_root, "suites: results go to ROOT/<suite>/<experiment>")->capture_default_str();
   app.add_option("--only", o.only, "suites: run only these experiments (repeatable)");
+  app.add_flag("--skip-busy", o.skip_busy,
+               "suites on the simulated cluster: skip (not fail on) an experiment whose results "
+               "directory another live run holds, so several processes can work through one "
+               "suite side by side");
   app.add_flag("--resume", o.resume, "continue from the last complete checkpoint in the results directory");
   app.add_flag("--overwrite", o.overwrite, "start again even if the results directory holds a run");
   app.add_flag("--dry-run", o.dry_run, "print the resolved config and exit");

@@ -57,7 +57,7 @@ DirLock DirLock::acquire(const std::string& dir) {
       ::close(fd);
       if (err == EWOULDBLOCK) {
         if (holder.empty()) holder = "another process (it has not written its name yet)";
-        throw InputError(path, "the results directory is in use by " + holder +
+        throw DirBusyError(path, "the results directory is in use by " + holder +
                                    " (expected no other run on it; wait for that run to end, "
                                    "stop it, or choose another --output-dir)");
       }

@@ -16,6 +16,13 @@ class InputError : public std::runtime_error {
   std::string where_;
 };
 
+// The results directory is locked by another live run (common/dir_lock.h): the one input
+// error a suite shared by several processes skips instead of stopping (--skip-busy).
+class DirBusyError : public InputError {
+ public:
+  using InputError::InputError;
+};
+
 constexpr int kInputErrorExitCode = 2;
 
 }  // namespace sl

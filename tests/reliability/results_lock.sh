@@ -2,7 +2,8 @@
 # Two runs on one results directory: the second must exit 2 at once, naming the holder (pid
 # and host), and leave the first run's files alone (its logs equal a run that had the
 # directory to itself). A lock file left by a dead process is taken over with a message.
-# With MPIEXEC the same under `mpiexec -n 2` (rank 0 holds the lock), and for a suite.
+# With MPIEXEC the same under `mpiexec -n 2` (rank 0 holds the lock), and for a suite (which
+# with --skip-busy skips the held experiment and runs the next).
 # The first run pauses at the end of step 3 (SL_FAULT_PAUSE_*) until the second has been
 # refused, so it is still running then however loaded the machine is.
 # Usage: results_lock.sh RUN_EXPERIMENT CONFIG WORKDIR [MPIEXEC]
@@ -61,8 +62,27 @@ env $(pause_env "$work/pause-b" 3) "$bin" "${common[@]}" --output-dir "$work/roo
 pid=$!
 wait_for_pause "$work/pause-b" $pid 4 || { cat "$work/b.err"; fail "run ended before it paused"; }
 second_must_fail "$work/root/s/e" $pid "$bin" --suite "$work/suite.json" --output-root "$work/root" --overwrite --no-progress
+# 3b. the same suite with --skip-busy: the held experiment is skipped (exit 0, a note naming
+# the holder), the next one runs, and the held one's files stay the holder's.
+cat > "$work/suite2.json" <<JSON
+{"name": "s", "experiments": [{"name": "e", "config": "$config",
+  "set": ["train.max_steps=3", "valid.every=0", "valid.test_at_end=false"]},
+  {"name": "f", "config": "$config",
+  "set": ["train.max_steps=2", "valid.every=0", "valid.test_at_end=false"]}]}
+JSON
+rc=0
+"$bin" --suite "$work/suite2.json" --output-root "$work/root" --skip-busy --no-progress \
+  2> "$work/skip.err" || rc=$?
+cat "$work/skip.err" >&2
+[ $rc -eq 0 ] || fail "--skip-busy suite: exit code $rc, expected 0"
+grep -q "\[e\] busy, skipped (.*in use by run-experiment pid $pid on host" "$work/skip.err" ||
+  fail "--skip-busy: no 'busy, skipped' note naming the holder"
+[ "$(python3 -c "import json; print(json.load(open('$work/root/s/f/summary.json'))['status'])")" = complete ] ||
+  fail "--skip-busy: the next experiment did not run"
 release_pause "$work/pause-b"
 wait $pid || fail "the run holding the suite's directory failed"
+n=$(wc -l < "$work/root/s/e/log.jsonl")
+[ "$n" = "$steps" ] || fail "the held experiment's log has $n lines, expected the holder's $steps"
 
 # 4. MPI: rank 0 of `mpiexec -n 2` holds the lock; a second mpiexec job exits 2.
 if [ -n "$mpiexec" ]; then
@@ -81,4 +101,4 @@ if [ -n "$mpiexec" ]; then
   n=$(wc -l < "$work/m/log.jsonl")
   [ "$n" = "$steps" ] || fail "the first MPI run's log has $n lines, expected $steps"
 fi
-echo "ok: second runs refused naming the holder; stale lock taken over"
+echo "ok: second runs refused naming the holder; stale lock taken over; --skip-busy skips a held experiment"

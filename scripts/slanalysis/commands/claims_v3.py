@@ -28,8 +28,8 @@ from ..claims_v3_text import markdown
 from ..experiment import load_experiments
 from ..network import PRESETS, with_link_terms
 from ..notes import Notes
-from .common import (UsageError, add_link_terms_arg, guarded, link_terms_or_fail,
-                     profiles_or_fail, results_dir_or_fail, write_atomic)
+from .common import (add_bootstrap_args, add_link_terms_arg, bootstrap_args_or_fail, guarded,
+                     link_terms_or_fail, profiles_or_fail, results_dir_or_fail, write_atomic)
 
 PROGRAM = "claims-v3"
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
@@ -58,9 +58,7 @@ def parse_args(argv, prog):
                    "(repeatable; default configs/hardware/*.json; the verdict uses "
                    "gpu-class-assumed.json, which must be among them)")
     add_link_terms_arg(p)
-    p.add_argument("--boot", type=int, default=1000, help="bootstrap replicates (the "
-                   "pre-registered 1000)")
-    p.add_argument("--seed", type=int, default=1, help="resampling seed (1, as speedup-vs-target)")
+    add_bootstrap_args(p)
     return p.parse_args(argv)
 
 
@@ -70,8 +68,7 @@ def main(argv, prog=PROGRAM):
 
 def run(args, argv, prog):
     results_dir_or_fail(args.results_dir)
-    if args.boot < 1:
-        raise UsageError(f"--boot {args.boot}: want at least 1 replicate")
+    bootstrap_args_or_fail(args)
     profiles = profiles_or_fail(args.profile)
     terms = link_terms_or_fail(args.link_terms)
     networks = {n: with_link_terms(net, terms) for n, net in PRESETS.items()}

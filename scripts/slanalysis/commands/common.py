@@ -41,6 +41,18 @@ def link_terms_or_fail(spec):
         raise UsageError(f"--link-terms: {e}")
 
 
+def add_bootstrap_args(p):
+    """--boot and --seed of the percentile bootstrap over seeds (v3's pre-registered 1000, 1)."""
+    p.add_argument("--boot", type=int, default=1000, help="bootstrap replicates (default: the "
+                   "pre-registered 1000)")
+    p.add_argument("--seed", type=int, default=1, help="seed of the resampling (default 1)")
+
+
+def bootstrap_args_or_fail(args):
+    if args.boot < 1:
+        raise UsageError(f"--boot {args.boot}: want at least 1 replicate")
+
+
 def results_dir_or_fail(path):
     if not os.path.isdir(path):
         raise UsageError(f"{path}: not a directory")

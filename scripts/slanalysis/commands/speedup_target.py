@@ -29,8 +29,9 @@ from ..notes import Notes
 from ..references import variant_references
 from ..target_sweep import DEFAULT_FACTORS, Sweep, sweep_lines
 from ..variants import group_variants
-from .common import (UsageError, add_link_terms_arg, fail, guarded, link_terms_or_fail,
-                     profiles_or_fail, pyplot, results_dir_or_fail, write_atomic)
+from .common import (UsageError, add_bootstrap_args, add_link_terms_arg, bootstrap_args_or_fail,
+                     fail, guarded, link_terms_or_fail, profiles_or_fail, pyplot,
+                     results_dir_or_fail, write_atomic)
 
 PROGRAM = "speedup-vs-target"
 
@@ -65,8 +66,7 @@ def parse_args(argv, prog):
     p.add_argument("--only", metavar="REGEX", help="rows and lines only for variants whose "
                    "name matches (the references are always used)")
     p.add_argument("--model", help="only this model type")
-    p.add_argument("--boot", type=int, default=1000, help="bootstrap replicates (default 1000)")
-    p.add_argument("--seed", type=int, default=1, help="seed of the resampling (default 1)")
+    add_bootstrap_args(p)
     p.add_argument("--out", help="output folder (default RESULTS_DIR/figures)")
     p.add_argument("--tag", default="", help="suffix of the output file names")
     p.add_argument("--no-plot", action="store_true")
@@ -79,8 +79,7 @@ def main(argv, prog=PROGRAM):
 
 def run(args, argv, prog):
     results_dir_or_fail(args.results_dir)
-    if args.boot < 1:
-        raise UsageError(f"--boot {args.boot}: want at least 1 replicate")
+    bootstrap_args_or_fail(args)
     try:
         only = re.compile(args.only) if args.only else None
     except re.error as e:

@@ -11,6 +11,7 @@ valid.jsonl whose final dev CE is a known function of the method, lr and updates
   4-node dense at S: dev CE 2 + 400 / S, test BLEU 30 - 10000 / S:
     3000 -> 6000: 2.1333 -> 2.0667 (-3.1%: not met); 6000 -> 12000: 2.0667 -> 2.0333 (-1.6%)
     and BLEU 28.33 -> 29.17 (+0.83): met, so S = 6000."""
+import fcntl
 import json
 import os
 import subprocess
@@ -22,14 +23,28 @@ import analysis_env as env
 DRIVER = os.path.join(env.REPO, "scripts", "repro_v3.py")
 
 FAKE = r'''#!/usr/bin/env python3
-import json, math, os, sys
+import fcntl, json, math, os, sys
 a = sys.argv[1:]
 suite = json.load(open(a[a.index("--suite") + 1]))
 root = a[a.index("--output-root") + 1]
+def held(d):  # --skip-busy: another process holds d/.lock
+    try:
+        fd = os.open(os.path.join(d, ".lock"), os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        return False
+    except OSError:
+        return True
+    finally:
+        os.close(fd)
 for e in suite["experiments"]:
     sets = dict(s.split("=", 1) for s in e["set"])
     d = os.path.join(root, suite["name"], e["name"])
     if os.path.isfile(os.path.join(d, "summary.json")):
+        continue
+    if "--skip-busy" in a and held(d):
         continue
     os.makedirs(d, exist_ok=True)
     lr, steps = float(sets["train.lr"]), int(sets["train.max_steps"])
@@ -62,6 +77,38 @@ def lines(path):
 
 
 class Driver(env.Case):
+    def test_waits_for_an_experiment_another_driver_holds(self):
+        """A second driver of the same model: what another process holds (its results-directory
+        lock) is skipped, and when nothing else is left the driver waits, then goes on."""
+        fake = os.path.join(self.work, "fake-run-experiment")
+        with open(fake, "w") as f:
+            f.write(FAKE)
+        os.chmod(fake, 0o755)
+        cfg, res = os.path.join(self.work, "configs"), os.path.join(self.work, "results")
+        os.makedirs(cfg)
+        held = os.path.join(res, "transformer", "transformer-lr-4node-dense-lr0.001")
+        os.makedirs(held)
+        fd = os.open(os.path.join(held, ".lock"), os.O_RDWR | os.O_CREAT)
+        fcntl.flock(fd, fcntl.LOCK_EX)  # "another driver is running it"
+        run = [sys.executable, DRIVER, "transformer", "--bin", fake, "--results", res,
+               "--config-dir", cfg, "--until", "lr"]
+        p = subprocess.Popen(run, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                             env=dict(os.environ, SL_REPRO_V3_BUSY_WAIT_S="0.2"))
+        out = ""
+        for line in p.stdout:  # everything else of the sweep runs, then it waits for the held one
+            out += line
+            if "running in another process" in line:
+                break
+        self.assertIn("transformer-lr-4node-dense-lr0.001", line)
+        self.assertFalse(os.path.exists(os.path.join(held, "summary.json")))
+        os.close(fd)  # the other driver "stopped": this one runs the experiment itself
+        out += p.stdout.read()
+        self.assertEqual(p.wait(timeout=60), 0, out[-2000:])
+        calls = [c.split()[0] for c in lines(os.path.join(res, "calls.log"))]
+        self.assertEqual(calls.count("transformer-lr-4node-dense-lr0.001"), 1)
+        self.assertEqual(calls[-1], "transformer-lr-4node-dense-lr0.001")  # ran last, once
+        self.assertEqual(len(calls), len(set(calls)))
+
     def test_all_phases(self):
         fake = os.path.join(self.work, "fake-run-experiment")
         with open(fake, "w") as f:
