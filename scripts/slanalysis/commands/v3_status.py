@@ -1,6 +1,7 @@
 """Where the reproduction-v3 suite stands: per model, the lr sweep's final dev CE by method and
 lr with the chosen lr, the budget runs and the budget decision, and how many of the suite's
-runs have finished. Reads what scripts/repro_v3.py writes (results/repro-v3/<model>/plan.json,
+runs have finished, and a rough estimate of the hours phases 3-4 still need. Reads what
+scripts/repro_v3.py writes (results/repro-v3/<model>/plan.json,
 configs/repro-v3/<model>.json) and each run's summary.json; decides nothing itself (the rules
 are slanalysis/v3_rules.py, applied by the driver). The driver writes plan.json only between
 its rounds, so by default each model's decisions are recomputed here, in memory, by the
@@ -13,9 +14,10 @@ Exit status 0; 2 when no model has a plan.json."""
 import argparse
 import importlib.util
 import os
+import statistics
 
 from ..formatting import md_table
-from ..logfiles import read_json
+from ..logfiles import read_json, read_jsonl
 from ..v3_rules import lr_label
 from .common import UsageError, guarded, write_atomic
 
@@ -103,6 +105,52 @@ def progress(results_dir, model, names):
     return len(names), done, running
 
 
+def wall_per_update(results_dir, model, plan):
+    """Median wall seconds per update of the finished 4-node budget runs (they validate as
+    phase 3 does; measured while the other model's suite shared the machine), or None."""
+    rates = []
+    for steps in (plan.get("budget") or {}).get("runs", {}):
+        rows = read_jsonl(os.path.join(results_dir, model, f"{model}-4node-dense-S{steps}-s1",
+                                       "log.jsonl"))
+        if rows and rows[-1].get("wall_s") and rows[-1].get("step"):
+            rates.append(rows[-1]["wall_s"] / rows[-1]["step"])
+    return statistics.median(rates) if rates else None
+
+
+def updates_done(results_dir, model, name):
+    rows = read_jsonl(os.path.join(results_dir, model, name, "log.jsonl"))
+    return rows[-1].get("step", 0) if rows else 0
+
+
+def remaining_lines(driver, suite, results_dir, model):
+    """Phases 3 and 4 still to run at S (the budget decision, or while the last budget run is
+    running, the S it tests), in hours of one core at the budget runs' measured pace: a run of
+    U updates on n nodes ~ U x n / 4 x (4-node seconds per update). Rough (the 1-node
+    controls validate as often as a 4-node run, so they take somewhat longer than this)."""
+    plan = suite.plan
+    budget = plan.get("budget") or {}
+    S, note = budget.get("S"), ""
+    if S is None:
+        runs = sorted(int(k) for k in budget.get("runs", {}))
+        if budget.get("status") != "running" or not runs:
+            return []
+        S, note = runs[-1], f" if S = {runs[-1]} (the S its running 2S run tests)"
+    rate = wall_per_update(results_dir, model, plan)
+    if rate is None:
+        return []
+    lrs, _ = driver.phase_lr(suite)
+    todo = driver.phase_main(suite, lrs, S) + driver.phase_scaling(suite, lrs, S)
+    hours = 0.0
+    for e in todo:
+        steps = int(next(x for x in e["set"] if x.startswith("train.max_steps=")).split("=")[1])
+        left = max(0, steps - updates_done(results_dir, model, e["name"]))
+        hours += left * e["nodes"] / 4 * rate / 3600
+    shown = f"{hours:.1f}" if hours < 10 else f"{hours:.0f}"
+    return [f"Still to run{note}: {len(todo)} runs of phases 3-4, ~{shown} h on one core at "
+            f"{rate:.3f} s per 4-node update (the budget runs' pace, validation included; rough).",
+            ""]
+
+
 def run(args, argv, prog):
     models = sorted(d for d in os.listdir(args.results_dir)
                     if os.path.isfile(os.path.join(args.results_dir, d, "plan.json"))) \
@@ -132,6 +180,8 @@ def run(args, argv, prog):
                 "an edge choice extends the grid first):", ""]
         out += lr_lines(plan.get("lr", {})) + [""]
         out += ["Budget:", ""] + budget_lines(plan.get("budget")) + [""]
+        if driver is not None:
+            out += remaining_lines(driver, suite, args.results_dir, model)
     text = "\n".join(out)
     print(text)
     if args.out:

@@ -64,6 +64,41 @@ class V3Status(env.Case):
             self.assertEqual(f.read(), before)
         self.assertEqual(os.listdir(suites), [])
 
+    def test_remaining_estimate(self):
+        """Phases 3-4 still to run, at the budget runs' pace: the 4-node S3000 run logged
+        wall_s 300 at update 3000 (0.1 s per update). Left: a 4-node run of 6000 updates
+        with 1000 done (5000 x 4/4 x 0.1 = 500 s) and a 1-node run of 24000 (24000 x 1/4 x 0.1
+        = 600 s): 1100 s = 0.31 h (one decimal below 10 h)."""
+        from slanalysis.commands import v3_status
+        res = os.path.join(self.work, "res")
+        for name, rows in (("m-4node-dense-S3000-s1", [{"step": 3000, "wall_s": 300.0}]),
+                           ("m-4node-x-S6000-s1", [{"step": 1000, "wall_s": 1.0}])):
+            os.makedirs(os.path.join(res, "m", name))
+            with open(os.path.join(res, "m", name, "log.jsonl"), "w") as f:
+                f.write("".join(json.dumps(r) + "\n" for r in rows))
+
+        class Suite:
+            plan = {"budget": {"runs": {"3000": {}}, "S": None, "status": "running"}}
+
+        class Driver:
+            def phase_lr(self, suite):
+                return {}, []
+
+            def phase_main(self, suite, lrs, S):
+                assert S == 3000
+                return [{"name": "m-4node-x-S6000-s1", "nodes": 4, "set": ["train.max_steps=6000"]}]
+
+            def phase_scaling(self, suite, lrs, S):
+                return [{"name": "m-1node-y", "nodes": 1, "set": ["a=b", "train.max_steps=24000"]}]
+
+        lines = v3_status.remaining_lines(Driver(), Suite(), res, "m")
+        self.close(v3_status.wall_per_update(res, "m", Suite.plan), 0.1)
+        self.assertEqual(lines[0], "Still to run if S = 3000 (the S its running 2S run tests): 2 "
+                                   "runs of phases 3-4, ~0.3 h on one core at 0.100 s per 4-node "
+                                   "update (the budget runs' pace, validation included; rough).")
+        Suite.plan["budget"]["status"] = "capped"  # S unknown and nothing running: no line
+        self.assertEqual(v3_status.remaining_lines(Driver(), Suite(), res, "m"), [])
+
 
 if __name__ == "__main__":
     env.main()
