@@ -443,6 +443,57 @@ def against(models, keys, ref_key):
     return out
 
 
+def value_at(series, step):
+    """The dev CE at `step` on [(step, dev CE)], linear between validations (the last value
+    past the end, None before the first or when empty)."""
+    pts = [(s, v) for s, v in series if v is not None]
+    if not pts or step < pts[0][0]:
+        return None
+    for (s0, v0), (s1, v1) in zip(pts, pts[1:]):
+        if s0 <= step <= s1:
+            return v0 + (v1 - v0) * (step - s0) / (s1 - s0) if s1 > s0 else v1
+    return pts[-1][1]
+
+
+def equal_bytes(models):
+    """The descendants at the bytes the 2019 method sends (configs/repro-v3/README.md,
+    "Descendants": the demo row's pick, pre-registered before phase 3): B* = sparse+partial
+    K500's bytes per node over its S updates (S x summary.json bytes_per_step, mean over its
+    seeds); each descendant seed is read at t* = B* / its bytes_per_step updates (its dev CE
+    interpolated between validations; its final dev CE when t* >= S: it sends fewer bytes in
+    its whole run); the best has the lowest mean over seeds. Pending until every seed of
+    these cells is complete."""
+    out = {}
+    for m in MODELS:
+        md = models[m]
+        if md.S is None:
+            continue
+        keys = (LOCAL[0],) + DESCENDANTS
+        missing = [md.cell(k).missing() for k in keys if not md.cell(k).complete()]
+        row = {"missing": missing, "cells": {}, "best": None, "bytes_reference": None}
+        if not missing:
+            ref = md.cell(LOCAL[0])
+            bps = [number((ref.seeds[s].exp.summary or {}).get("bytes_per_step")) for s in ref.done()]
+            if None not in bps:
+                B = md.S * statistics.mean(bps)
+                row["bytes_reference"] = B
+                for k in DESCENDANTS:
+                    c, seeds = md.cell(k), {}
+                    for s in c.done():
+                        x = c.seeds[s]
+                        b = number((x.exp.summary or {}).get("bytes_per_step"))
+                        t = B / b if b else math.inf
+                        ce = x.values["final_dev_ce"] if t >= md.S else value_at(x.series, t)
+                        seeds[s] = {"bytes_per_step": b, "step": min(t, md.S), "dev_ce": ce}
+                    ces = [v["dev_ce"] for v in seeds.values()]
+                    row["cells"][k] = {"seeds": seeds, "dev_ce": stats(ces)}
+                means = {k: v["dev_ce"]["mean"] for k, v in row["cells"].items()
+                         if v["dev_ce"]["mean"] is not None}
+                row["best"] = min(means, key=means.get) if len(means) == len(DESCENDANTS) else None
+        out[m] = row
+    return out
+
+
 def cell_json(c):
     return {"point": c.point, "low": c.low, "high": c.high, "undefined": c.undefined,
             "replicates": c.reps, "t_ref": c.t_ref, "t": c.t, "text": cell_text(c)}
@@ -570,6 +621,7 @@ def evaluate(results_dir, exps, S_override, profiles, networks, link_terms="", b
     doc["claims"] = {"1a": c1a, "1b": c1b, "2": c2, "3": c3, "4": claim4(models)}
     doc["against_fedavg"] = c2.pop("against_fedavg")
     doc["descendants"] = against(models, DESCENDANTS, LOCAL[0])
+    doc["descendants_equal_bytes"] = equal_bytes(models)
     for m in MODELS:
         S = models[m].S
         doc["models"][m]["speedup_vs_target_command"] = (

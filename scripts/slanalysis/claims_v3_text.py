@@ -212,4 +212,18 @@ def markdown(doc, command):
                          num(x["test_bleu_difference"], 2)])
     out += (md_table(["model", "method", "final dev CE", "sparse+partial", "diff", "test BLEU",
                       "sparse+partial", "diff"], rows) if rows else ["(no model has an S yet)"])
+    out += ["", "At equal bytes (the demo row's pick, pre-registered: each descendant's dev CE "
+            "when it has sent what sparse+partial K500 sends in S updates; lowest mean wins):", ""]
+    rows = []
+    for m, e in doc.get("descendants_equal_bytes", {}).items():
+        if e["missing"]:
+            rows.append([m, "pending: " + "; ".join(e["missing"]), "", "", ""])
+            continue
+        for k, x in e["cells"].items():
+            steps = ", ".join(f"{v['step']:.0f}" for v in x["seeds"].values())
+            rows.append([m, LABEL[k], num(e["bytes_reference"], 0), steps,
+                         stat_text(x["dev_ce"], 3) + (" **best**" if k == e["best"] else "")])
+    out += (md_table(["model", "method", "bytes per node (sparse+partial, S updates)",
+                      "at update (per seed)", "dev CE there"], rows) if rows
+            else ["(no model has an S yet)"])
     return "\n".join(out) + "\n"

@@ -382,6 +382,52 @@ class ClaimsV3(env.Case):
                 mine = c["models"][model]["cells"]["4node-sparse-partial-k500"][ref]["text"]
                 self.assertEqual(cells[4 + 1], mine)   # columns x1.00, x1.05, ...
 
+    def test_descendants_at_equal_bytes(self):
+        """The demo row's pick. bytes_per_step: sparse+partial 100 (B* = 300 x 100 = 30000),
+        PowerSGD 200 (read at update 150: between 3.0 at 100 and 2.5 at 200 -> 2.75), DiLoCo 10
+        (t* 3000 >= S: its final 2.6), DeMo 120 (t* 250: between 2.4 and 2.2 -> 2.3, the best).
+        The RNN lacks DiLoCo and DeMo: pending."""
+        def set_bytes(cell, b):
+            for seed in SEEDS:
+                p = os.path.join(self.root, "transformer", f"transformer-{cell}-S{S}-s{seed}",
+                                 "summary.json")
+                with open(p) as f:
+                    summary = json.load(f)
+                summary["bytes_per_step"] = b
+                with open(p, "w") as f:
+                    json.dump(summary, f)
+        for cell, method, curve in (("4node-diloco-h500", "diloco", (3.5, 3.0, 2.6)),
+                                    ("4node-demo", "demo", (3.2, 2.4, 2.2))):
+            for seed in SEEDS:
+                write_run(os.path.join(self.root, "transformer", f"transformer-{cell}-S{S}-s{seed}"),
+                          "transformer", 4, method, SPARSE, seed, curve, 30, None)
+        for cell, b in (("4node-sparse-partial-k500", 100), ("4node-powersgd-r4", 200),
+                        ("4node-diloco-h500", 10), ("4node-demo", 120)):
+            set_bytes(cell, b)
+        doc, text = self.claims("--S-rnn", str(S))
+        e = doc["descendants_equal_bytes"]["transformer"]
+        self.assertEqual(e["missing"], [])
+        self.close(e["bytes_reference"], 30000)
+        psgd = e["cells"]["4node-powersgd-r4"]
+        self.close(psgd["seeds"]["1"]["step"], 150)
+        self.close(psgd["dev_ce"]["mean"], 2.75)
+        self.close(e["cells"]["4node-diloco-h500"]["seeds"]["2"]["step"], S)
+        self.close(e["cells"]["4node-diloco-h500"]["dev_ce"]["mean"], 2.6)
+        self.close(e["cells"]["4node-demo"]["dev_ce"]["mean"], 2.3)
+        self.assertEqual(e["best"], "4node-demo")
+        self.assertEqual(doc["descendants_equal_bytes"]["rnn"]["best"], None)
+        self.assertIn("`rnn-4node-diloco-h500-S300`: s1 missing",
+                      doc["descendants_equal_bytes"]["rnn"]["missing"])
+        self.assertIn("| transformer | DeMo | 30000 | 250, 250, 250 | 2.300 +- 0.000 (n=3) **best** |", text)
+
+    def test_value_at(self):
+        series = [(100, 3.0), (200, 2.5), (300, 2.0)]
+        self.assertIsNone(c3.value_at(series, 50))
+        self.close(c3.value_at(series, 250), 2.25)
+        self.close(c3.value_at(series, 300), 2.0)
+        self.close(c3.value_at(series, 400), 2.0)
+        self.assertIsNone(c3.value_at([], 100))
+
     def test_running_diverged_and_no_reset(self):
         # seed 3 of the RNN's sparse-only still running, seed 2 of its dense cell diverged, one
         # transformer partial run whose copies are not reset (after = before / 2)
