@@ -18,8 +18,9 @@ when everything left is running elsewhere.
 Every decision, with the numbers behind it, is written to results/repro-v3/<model>/plan.json
 and printed.
 
-Usage: scripts/repro_v3.py MODEL [--bin RUN_EXPERIMENT] [--plan] [--until PHASE]
-  MODEL      transformer | rnn
+Usage: scripts/repro_v3.py MODEL [MODEL ...] [--bin RUN_EXPERIMENT] [--plan] [--until PHASE]
+  MODEL      transformer | rnn; several are run in order (`rnn transformer`: once the RNN's
+             suite is done, this driver works on the Transformer's beside its own driver)
   --plan     print the decisions so far and the next experiments; run nothing
   --until    stop after this phase: lr | budget | main | scaling (default: scaling)"""
 import argparse
@@ -308,7 +309,9 @@ def run_suite(s, binary):
 def main():
     global RESULTS, CONFIG_DIR
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("model", choices=sorted(CAP))
+    ap.add_argument("model", nargs="+", choices=sorted(CAP),
+                    help="one or more models, run in this order (e.g. `rnn transformer`: when the "
+                         "RNN's suite is done this driver helps with the Transformer's)")
     ap.add_argument("--bin", default=os.path.join(REPO, "build/apps/run-experiment/run-experiment"))
     ap.add_argument("--plan", action="store_true")
     ap.add_argument("--until", choices=PHASES, default="scaling")
@@ -317,19 +320,28 @@ def main():
     a = ap.parse_args()
     RESULTS, CONFIG_DIR = os.path.abspath(a.results), os.path.abspath(a.config_dir)
     signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+    for model in a.model:
+        rc = drive(model, a)
+        if rc != 0:
+            return rc
+    return 0
+
+
+def drive(model, a):
+    """Runs (or with --plan, shows) one model's suite to the end of phase a.until."""
     while True:
-        s = Suite(a.model)
+        s = Suite(model)
         todo = decide(s, a.until)
         s.write()
         print(json.dumps(s.plan, indent=1, sort_keys=True))
         if a.plan or not todo:
-            print(f"repro_v3: {a.model}: " + (f"{len(todo)} experiment(s) to run next: " +
+            print(f"repro_v3: {model}: " + (f"{len(todo)} experiment(s) to run next: " +
                   ", ".join(e["name"] for e in todo) if todo else f"done up to phase {a.until}"))
             return 0
         if all(busy(s, e) for e in todo):
             # Everything left is running in another driver: wait for its results, which the
             # next decision may need (e.g. a budget run), instead of spinning.
-            print(f"repro_v3: {a.model}: every experiment to run next is running in another "
+            print(f"repro_v3: {model}: every experiment to run next is running in another "
                   f"process ({', '.join(e['name'] for e in todo)}); waiting {BUSY_WAIT_S} s",
                   flush=True)
             time.sleep(BUSY_WAIT_S)
@@ -346,12 +358,11 @@ def main():
             # A failed experiment (e.g. diverged with on_nonfinite=stop) is still decided on;
             # anything else stops the driver.
             unfinished = [e["name"] for e in todo
-                          if not s.complete(e["name"][len(a.model) + 1:]) and not busy(s, e)]
+                          if not s.complete(e["name"][len(model) + 1:]) and not busy(s, e)]
             if unfinished:
                 print(f"repro_v3: run-experiment exited {rc}; unfinished: {', '.join(unfinished)}",
                       file=sys.stderr)
                 return rc
-
 
 if __name__ == "__main__":
     sys.exit(main())

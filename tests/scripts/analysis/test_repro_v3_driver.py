@@ -109,6 +109,25 @@ class Driver(env.Case):
         self.assertEqual(calls[-1], "transformer-lr-4node-dense-lr0.001")  # ran last, once
         self.assertEqual(len(calls), len(set(calls)))
 
+    def test_models_in_order(self):
+        """`rnn transformer`: the RNN's suite to the end of the phase, then the Transformer's."""
+        fake = os.path.join(self.work, "fake-run-experiment")
+        with open(fake, "w") as f:
+            f.write(FAKE)
+        os.chmod(fake, 0o755)
+        cfg, res = os.path.join(self.work, "configs"), os.path.join(self.work, "results")
+        os.makedirs(cfg)
+        p = subprocess.run([sys.executable, DRIVER, "rnn", "transformer", "--bin", fake,
+                            "--results", res, "--config-dir", cfg, "--until", "lr"],
+                           capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stderr + p.stdout[-2000:])
+        models = [c.split("-")[0] for c in lines(os.path.join(res, "calls.log"))]
+        first_tf = models.index("transformer")
+        self.assertEqual(set(models[:first_tf]), {"rnn"})
+        self.assertEqual(set(models[first_tf:]), {"transformer"})
+        self.assertIn("repro_v3: rnn: done up to phase lr", p.stdout)
+        self.assertIn("repro_v3: transformer: done up to phase lr", p.stdout)
+
     def test_all_phases(self):
         fake = os.path.join(self.work, "fake-run-experiment")
         with open(fake, "w") as f:
