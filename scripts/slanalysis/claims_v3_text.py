@@ -117,7 +117,7 @@ def markdown(doc, command):
     t = c2["transformer"]
     if t.get("cells"):
         parts = [f"{LABEL[k]} {num(r['mean_final_dev_ce'], 4)} ({pct(r['relative_to_dense'])}"
-                 f"{yes_no(r['within'], ', within 2%', ', not within 2%')})"
+                 f"{yes_no(r['within'], ', within 2%', ', more than 2% above')})"
                  for k, r in t["cells"].items()]
         nums.append(f"Transformer: 4-node dense mean final dev CE "
                     f"{num(t['dense_mean_final_dev_ce'], 4)}; " + "; ".join(parts) +

@@ -420,6 +420,20 @@ class ClaimsV3(env.Case):
                       doc["descendants_equal_bytes"]["rnn"]["missing"])
         self.assertIn("| transformer | DeMo | 30000 | 250, 250, 250 | 2.300 +- 0.000 (n=3) **best** |", text)
 
+    def test_claim2_better_than_dense_is_within(self):
+        """One-sided: sparse+sum ending 5% below dense's dev CE (1.9 vs 2.0) restores
+        convergence; sparse+error 12.5% above does not."""
+        for seed in SEEDS:
+            write_run(os.path.join(self.root, "transformer",
+                                   f"transformer-4node-sparse-sum-k500-S{S}-s{seed}"),
+                      "transformer", 4, "sparse+sum", SPARSE, seed, (3.5, 2.5, 1.9), 30, None)
+        doc, text = self.claims("--S-rnn", str(S))
+        cells = doc["claims"]["2"]["transformer"]["cells"]
+        self.close(cells["4node-sparse-sum-k500"]["relative_to_dense"], -0.05)
+        self.assertTrue(cells["4node-sparse-sum-k500"]["within"])
+        self.assertFalse(cells["4node-sparse-error-k500"]["within"])
+        self.assertIn("sparse+error 2.2500 (+12.50%, more than 2% above)", text)
+
     def test_value_at(self):
         series = [(100, 3.0), (200, 2.5), (300, 2.0)]
         self.assertIsNone(c3.value_at(series, 50))
