@@ -337,6 +337,16 @@ int run(const Options& o) {
       if (!sum.is_discarded() && sum.value("status", "") == "complete") {
         remove_stale_lock(dir);
         std::fprintf(stderr, "[%s] complete, skipped (%s/summary.json)\n", x.name.c_str(), dir.c_str());
+        const nlohmann::json stored = read_json_or_null(dir + "/config.json");
+        std::string diff;
+        for (const std::string& p : sl::differing_settings(stored, e.job.resolved_config))
+          diff += (diff.empty() ? "" : ", ") + p + " " + stored.at(nlohmann::json::json_pointer(p)).dump() +
+                  " -> " + e.job.resolved_config.at(nlohmann::json::json_pointer(p)).dump();
+        if (!diff.empty())
+          std::fprintf(stderr,
+                       "[%s] warning: its results were made with other settings than the suite's now (%s); "
+                       "pass --overwrite or remove %s to run it again\n",
+                       x.name.c_str(), diff.c_str(), dir.c_str());
         continue;
       }
     }

@@ -46,4 +46,25 @@ Suite load_suite(const std::string& path) {
   return s;
 }
 
+namespace {
+void collect_differences(const nlohmann::json& a, const nlohmann::json& b, const std::string& at,
+                         size_t limit, std::vector<std::string>& out) {
+  if (out.size() >= limit) return;
+  if (a.is_object() && b.is_object()) {
+    for (auto it = a.begin(); it != a.end(); ++it)
+      if (b.contains(it.key()) && !(at.empty() && it.key() == "output"))  // where, not how
+        collect_differences(it.value(), b.at(it.key()), at + "/" + it.key(), limit, out);
+    return;
+  }
+  if (a != b) out.push_back(at);
+}
+}  // namespace
+
+std::vector<std::string> differing_settings(const nlohmann::json& stored, const nlohmann::json& now,
+                                            size_t limit) {
+  std::vector<std::string> out;
+  collect_differences(stored, now, "", limit, out);
+  return out;
+}
+
 }  // namespace sl

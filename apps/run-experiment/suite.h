@@ -21,4 +21,12 @@ struct Suite {
 // are resolved next to the suite file first, then from the working directory.
 Suite load_suite(const std::string& path);
 
+// JSON pointers of the leaves whose values differ between a finished run's config.json and
+// the config the suite would run now, over the keys both have (a key a newer binary added is
+// not a difference) but /output (where the results go, not how they were made), at most
+// `limit` of them. A suite skips a finished experiment; this says
+// when its results no longer match the suite file.
+std::vector<std::string> differing_settings(const nlohmann::json& stored,
+                                            const nlohmann::json& now, size_t limit = 3);
+
 }  // namespace sl

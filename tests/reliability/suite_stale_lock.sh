@@ -4,7 +4,8 @@
 # item 5). Later reruns skip the complete experiment; they must also remove that stale lock.
 # A lock some live process holds (flock(1) here) must be left alone, and the rerun still
 # succeeds. The kill's result is planted: a .lock file, unlocked, naming a dead pid (flock
-# locks die with their process; the file stays).
+# locks die with their process; the file stays). A complete experiment whose settings in the
+# suite file changed since is skipped with a warning naming them.
 # Usage: suite_stale_lock.sh RUN_EXPERIMENT CONFIG WORKDIR
 set -uo pipefail
 bin=$1 config=$2 work=$3
@@ -36,4 +37,14 @@ until ! flock -n "$dir/.lock" true 2>/dev/null; do sleep 0.02; done  # until it 
 [ -e "$dir/.lock" ] || { kill $holder; fail "the rerun removed a lock a live process holds"; }
 kill $holder; wait $holder 2>/dev/null
 rm -f "$dir/.lock"  # planted above
-echo "ok: a stale lock of a complete experiment is removed by the next suite run; a live one is kept"
+grep -q "warning" "$work/rerun.err" && fail "an unchanged suite warned about its settings"
+# The suite file changed since the experiment finished: it is still skipped (its results
+# stay), with one warning naming the setting, both values and how to run it again.
+sed -i 's/"train.max_steps=3"/"train.max_steps=3", "train.lr=0.0005"/' "$work/suite.json"
+before=$(cat "$dir/summary.json" "$dir/config.json" | md5sum)
+"$bin" "${suite[@]}" 2> "$work/changed.err" || { cat "$work/changed.err"; fail "suite rerun after a change"; }
+cat "$work/changed.err"
+grep -q "\[e\] warning: its results were made with other settings than the suite's now (/train/lr [0-9.e-]* -> 0.0005); pass --overwrite or remove $dir to run it again" \
+  "$work/changed.err" || fail "no warning naming /train/lr after the suite changed"
+[ "$(cat "$dir/summary.json" "$dir/config.json" | md5sum)" = "$before" ] || fail "the warning rerun touched the results"
+echo "ok: a stale lock of a complete experiment is removed by the next suite run; a live one is kept; a changed setting is warned about"
