@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # The main job (run by scripts/quickstart.sh after the build): dense, sparse (gradient
 # dropping) and sparse+partial (this paper, K = 500) on 4 simulated nodes, 1500 updates each
-# (lr annealed linearly to 0), as three processes sharing the cores (1 BLAS thread each), then
+# (lr annealed linearly to 0), each at the learning rate reproduction v3's pre-registered rule
+# chose for it at this size and length (dense 0.008, sparse 0.002, sparse+partial 0.004;
+# results/repro-v3/STATUS.md phase 1: a shared lr flatters the compressed methods), as three
+# processes sharing the cores (1 BLAS thread each), then
 # plots against steps and against the virtual clock of an assumed GPU-class node over 1 Gbit/s
 # Ethernet (configs/hardware/gpu-class-assumed.json, scripts/vclock.py).
 # Finished runs are skipped and interrupted ones resume (run-experiment --suite).
