@@ -87,4 +87,11 @@ class BudgetCheck:
                 f"limit {100 * self.ce_tol:g}%): {ok[self.ce_ok]}",
                 f"  test BLEU    {self.bleu_s:.2f} -> {self.bleu_l:.2f} ({self.bleu_diff:+.2f}; "
                 f"limit {self.bleu_tol:g}): {ok[self.bleu_ok]}",
-                f"  -> {'S is enough (converged)' if self.status == 'converged' else 'S is NOT enough'}"]
+                f"  -> {self.conclusion()}"]
+
+    def conclusion(self):
+        if self.status == "converged":
+            return "S is enough (converged)"
+        if self.ce_rel > 0 and self.bleu_diff < 0:  # the longer run ends worse in both
+            return "outside the limits, and 2S ends WORSE than S (more updates overfit here)"
+        return "S is NOT enough"

@@ -91,7 +91,21 @@ class BudgetLadder(env.Case):
         self.close(checks[1].ce_rel, -0.05 / 3.5)
         self.close(checks[1].bleu_diff, 0.5)
         self.assertEqual(checks[3].why, "not finished: `tf-4node-dense-S1600`")
+        self.assertEqual(checks[0].lines("t")[-1], "  -> S is NOT enough")
         self.assertIn("2S = 1600 (`tf-4node-dense-S1600`, 1 seed(s), running", checks[3].lines("t")[0])
+
+    def test_worse_at_2S(self):
+        """S800 -> a finished S1600 ending at dev CE 3.6 (+4.65%) and test BLEU 40 - 36 = 4.0
+        (-1.6): outside both limits and worse in both."""
+        from make_vclock_fixtures import write_runs
+        write_runs(self.work, "ladder", {"tf-4node-dense-S1600-s1": (4, "dense", 1600, 0.1, 2e6, 12, 0.0,
+                                                                      {800: 3.7, 1600: 3.6}, 1)})
+        variants = group_variants(env.experiments(self.root))["transformer"]
+        from slanalysis.convergence import budget_ladder
+        c = BudgetCheck(*budget_ladder(variants)[3])
+        self.close(c.ce_rel, 0.16 / 3.44)
+        self.assertEqual(c.lines("t")[-1],
+                         "  -> outside the limits, and 2S ends WORSE than S (more updates overfit here)")
 
     def test_command(self):
         r = env.run_script(["scripts/analyze.py", "convergence", self.root])
