@@ -77,13 +77,18 @@ def lines(path):
 
 
 class Driver(env.Case):
+    def fake(self):
+        """The stand-in run-experiment, written into the test's folder."""
+        path = os.path.join(self.work, "fake-run-experiment")
+        with open(path, "w") as f:
+            f.write(FAKE)
+        os.chmod(path, 0o755)
+        return path
+
     def test_waits_for_an_experiment_another_driver_holds(self):
         """A second driver of the same model: what another process holds (its results-directory
         lock) is skipped, and when nothing else is left the driver waits, then goes on."""
-        fake = os.path.join(self.work, "fake-run-experiment")
-        with open(fake, "w") as f:
-            f.write(FAKE)
-        os.chmod(fake, 0o755)
+        fake = self.fake()
         cfg, res = os.path.join(self.work, "configs"), os.path.join(self.work, "results")
         os.makedirs(cfg)
         held = os.path.join(res, "transformer", "transformer-lr-4node-dense-lr0.001")
@@ -111,10 +116,7 @@ class Driver(env.Case):
 
     def test_models_in_order(self):
         """`rnn transformer`: the RNN's suite to the end of the phase, then the Transformer's."""
-        fake = os.path.join(self.work, "fake-run-experiment")
-        with open(fake, "w") as f:
-            f.write(FAKE)
-        os.chmod(fake, 0o755)
+        fake = self.fake()
         cfg, res = os.path.join(self.work, "configs"), os.path.join(self.work, "results")
         os.makedirs(cfg)
         p = subprocess.run([sys.executable, DRIVER, "rnn", "transformer", "--bin", fake,
@@ -129,10 +131,7 @@ class Driver(env.Case):
         self.assertIn("repro_v3: transformer: done up to phase lr", p.stdout)
 
     def test_all_phases(self):
-        fake = os.path.join(self.work, "fake-run-experiment")
-        with open(fake, "w") as f:
-            f.write(FAKE)
-        os.chmod(fake, 0o755)
+        fake = self.fake()
         cfg = os.path.join(self.work, "configs")
         os.makedirs(cfg)
         res = os.path.join(self.work, "results")
