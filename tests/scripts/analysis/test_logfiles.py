@@ -33,9 +33,11 @@ class LogFiles(env.Case):
         os.makedirs(run)
         with open(os.path.join(run, "log.jsonl"), "w") as f:
             f.write('{"step": 10}\n{"step": 20}\n')
+        with open(os.path.join(run, "valid.jsonl"), "w") as f:
+            f.write('{"step": 20, "dev_ce": 3.5}\n')
         with open(os.path.join(run, "summary.json"), "w") as f:
             f.write('{"status": "complete"}')
-        # scripts/compress-logs.py replaces it with log.jsonl.gz; the reader reads it back
+        # scripts/compress-logs.py replaces both with .gz files; the reader reads them back
         p = subprocess.run([sys.executable, os.path.join(env.REPO, "scripts", "compress-logs.py"),
                             self.work], capture_output=True, text=True)
         self.assertEqual(p.returncode, 0, p.stderr)
@@ -43,6 +45,8 @@ class LogFiles(env.Case):
         with gzip.open(os.path.join(run, "log.jsonl.gz"), "rt") as f:
             self.assertEqual(f.read(), '{"step": 10}\n{"step": 20}\n')
         self.assertEqual(read_jsonl(os.path.join(run, "log.jsonl")), [{"step": 10}, {"step": 20}])
+        self.assertFalse(os.path.exists(os.path.join(run, "valid.jsonl")))
+        self.assertEqual(read_jsonl(os.path.join(run, "valid.jsonl")), [{"step": 20, "dev_ce": 3.5}])
         # an unfinished run (no complete summary) keeps its plain log: --resume appends to it
         other = os.path.join(self.work, "running")
         os.makedirs(other)
