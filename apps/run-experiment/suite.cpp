@@ -63,6 +63,7 @@ void collect_differences(const nlohmann::json& a, const nlohmann::json& b, const
 std::vector<std::string> differing_settings(const nlohmann::json& stored, const nlohmann::json& now,
                                             size_t limit) {
   std::vector<std::string> out;
+  if (!stored.is_object() || !now.is_object()) return out;  // no config.json to compare with
   collect_differences(stored, now, "", limit, out);
   return out;
 }
