@@ -27,6 +27,19 @@ def draws(sizes, reps, seed):
     return [[[rng.randrange(n) for _ in range(n)] for n in sizes] for _ in range(reps)]
 
 
+def named_draws(groups, reps, seed):
+    """draws() with one stream per named group: [(name, n), ...] -> reps replicates of
+    resampling indices (groups in the given order), group `name`'s indices from
+    random.Random(f"{seed}:{name}") (a str seed is hashed with SHA-512: the same on every
+    Python 3 release since 3.2). A group's draws depend on its name, size and the seed only,
+    so adding runs of other configurations to a results tree moves no interval."""
+    streams = []
+    for name, n in groups:
+        rng = random.Random(f"{seed}:{name}")
+        streams.append([[rng.randrange(n) for _ in range(n)] for _ in range(reps)])
+    return [[s[r] for s in streams] for r in range(reps)]
+
+
 def interval(values, level=0.95):
     """(low, high, undefined): the central `level` percentile interval of the replicates'
     values, leaving out the None ones (a statistic undefined in that replicate), and how many

@@ -110,6 +110,9 @@ def markdown(doc, command):
     if "difference" in b:
         nums.append(f"difference Transformer - RNN {num(b['difference'], 4)} vs spread "
                     f"(sd_T + sd_R) {num(b['spread'], 4)}")
+    for name, x in b.get("other_readings", {}).items():
+        nums.append(f"other reading of the spread, shown only: {name} {num(x['spread'], 4)}"
+                    + {True: " (would hold)", False: " (would not hold)", None: ""}[x["holds"]])
     out += verdict_block("Claim 1 (b)", b, nums)
 
     out += ["## Claim 2", ""]
@@ -154,11 +157,36 @@ def markdown(doc, command):
         if "best" not in r:
             continue
         best = r["cells"][r["best"]]
+        why = r.get("cannot_judge", {})
+
+        def answer(ref):
+            return why[ref] if ref in why else ("yes" if r["holds"][ref] else "no")
         nums.append(f"{m}: target dev CE {num(r['target'], 4)} (x1.05); best sparse+local cell "
                     f"{LABEL[r['best']]}: over 4-node dense {best['dense4']['text']} "
-                    f"(lower end >= 1.5: {'yes' if r['holds']['dense4'] else 'no'}), over 1 node "
+                    f"(lower end >= 1.5: {answer('dense4')}), over 1 node "
                     f"(equal tokens) {best['one_node']['text']} (lower end >= 3.5: "
-                    f"{'yes' if r['holds']['one_node'] else 'no'})")
+                    f"{answer('one_node')})")
+        pa = r.get("partial_alone", {})
+        if pa and r["best"] != "4node-sparse-partial-k500":
+            nums.append(f"{m}, shown only: sparse+partial on its own would pass over 4-node dense: "
+                        f"{'yes' if pa['dense4'] else 'no'}, over 1 node: "
+                        f"{'yes' if pa['one_node'] else 'no'}")
+        eu = r.get("one_node_equal_updates")
+        if eu:
+            nums.append(f"{m}, shown only: over the 1-node control at equal updates "
+                        f"{eu['text']} (lower end >= 3.5: {'yes' if eu['holds'] else 'no'})")
+    alt = c3.get("other_link_terms")
+    if alt and c3["verdict"] != "pending":
+        parts = []
+        for m in MODELS:
+            r = alt["models"].get(m, {})
+            if "best" in r:
+                b = r["cells"][r["best"]]
+                parts.append(f"{m} {LABEL[r['best']]} {b['dense4']['text']} over 4-node dense, "
+                             f"{b['one_node']['text']} over 1 node")
+        same = "the same" if alt["verdict"] == c3["verdict"] else "**a different verdict**"
+        nums.append(f"with the other network model ({alt['link_terms']}), shown beside: "
+                    f"{alt['verdict']} ({same}); " + "; ".join(parts))
     same = [doc["models"][m]["speedup_vs_target_command"] for m in MODELS]
     same = "; the same cells as " + " and ".join(f"`{x}`" for x in same if x) if any(same) else ""
     prof = c3["profile"]
@@ -213,17 +241,28 @@ def markdown(doc, command):
     out += (md_table(["model", "method", "final dev CE", "sparse+partial", "diff", "test BLEU",
                       "sparse+partial", "diff"], rows) if rows else ["(no model has an S yet)"])
     out += ["", "At equal bytes (the demo row's pick, pre-registered: each descendant's dev CE "
-            "when it has sent what sparse+partial K500 sends in S updates; lowest mean wins):", ""]
-    rows = []
+            "when it has sent what sparse+partial K500 sends in S updates, at update B* / its "
+            "mean bytes per update; lowest mean over the Transformer's seeds wins; the RNN's row "
+            "is numbers only). Beside it, not used for the pick: each seed read where its logged "
+            "bytes add up to B* (a method that sends more early gets there sooner):", ""]
+    rows, unread = [], []
     for m, e in doc.get("descendants_equal_bytes", {}).items():
         if e["missing"]:
-            rows.append([m, "pending: " + "; ".join(e["missing"]), "", "", ""])
+            rows.append([m, "pending: " + "; ".join(e["missing"]), "", "", "", "", ""])
             continue
+        unread += e.get("unread", [])
         for k, x in e["cells"].items():
             steps = ", ".join(f"{v['step']:.0f}" for v in x["seeds"].values())
+            cum = ", ".join("no bytes logged" if v["step_cumulative"] is None
+                            else f"{v['step_cumulative']:.0f}" for v in x["seeds"].values())
             rows.append([m, LABEL[k], num(e["bytes_reference"], 0), steps,
-                         stat_text(x["dev_ce"], 3) + (" **best**" if k == e["best"] else "")])
+                         stat_text(x["dev_ce"], 3) + (" **best**" if k == e["best"] else ""),
+                         cum, stat_text(x["dev_ce_cumulative"], 3) +
+                         (" (lowest)" if k == e.get("best_cumulative") else "")])
     out += (md_table(["model", "method", "bytes per node (sparse+partial, S updates)",
-                      "at update (per seed)", "dev CE there"], rows) if rows
+                      "at update (per seed)", "dev CE there",
+                      "cumulative bytes: at update", "dev CE there"], rows) if rows
             else ["(no model has an S yet)"])
+    if unread:
+        out += ["", "No value (no pick while any seed lacks one): " + "; ".join(unread)]
     return "\n".join(out) + "\n"

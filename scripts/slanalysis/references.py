@@ -6,8 +6,13 @@ because the committed tables were made with them:
   summary_references  plot.py's summary.md: the 1-node dense run (or --baseline) and the first
                       4-node dense run by name
   variant_references  seed variants (claims.py --v2, maps, v3): the 4-node dense variant with
-                      the shortest name, the 1-node dense variant with the most steps"""
+                      the shortest name, the 1-node dense variant with the most steps
+  plan_references     a reproduction-v3 tree (RESULTS_DIR/<model>/plan.json with the budget S):
+                      <model>-4node-dense-S<S> and <model>-1node-dense-equal-tokens-S<S>, the
+                      phase-3 cells the pre-registered speed-ups are measured against"""
 import os
+
+from .logfiles import read_json
 
 DENSE = "dense"  # the baseline method's label in every log (lib/distributed)
 
@@ -40,3 +45,19 @@ def variant_references(variants, ref4=None, ref1=None):
     d1 = pick(ref1, [v for v in variants if v.nodes == 1 and v.method == DENSE],
               lambda v: (-v.steps, v.name))
     return d4, d1
+
+
+def plan_budget(results_dir, model):
+    """The budget S in RESULTS_DIR/<model>/plan.json (scripts/repro_v3.py), None without one."""
+    plan = read_json(os.path.join(results_dir, model, "plan.json"), lambda _: None)
+    S = ((plan or {}).get("budget") or {}).get("S")
+    return S if isinstance(S, int) and not isinstance(S, bool) and S > 0 else None
+
+
+def plan_references(results_dir, model):
+    """(S, 4-node dense variant name, 1-node variant name) of a v3 tree; (None, None, None)
+    when the model has no budget S yet."""
+    S = plan_budget(results_dir, model)
+    if S is None:
+        return None, None, None
+    return S, f"{model}-4node-dense-S{S}", f"{model}-1node-dense-equal-tokens-S{S}"

@@ -11,12 +11,13 @@ network. A variant's time is the mean over its seeds (infinite when a seed never
 target); the speed-up over a reference is the reference's time / the variant's.
 
 95% intervals: percentile bootstrap over seeds. Each replicate resamples every variant's seeds
-with replacement (bootstrap.draws, a fixed seed); the reference's resampled seeds also move the
+with replacement (bootstrap.named_draws: one stream per variant from the seed and its name, so
+runs added to the tree later move no interval); the reference's resampled seeds also move the
 target, since the target is defined by them. A replicate in which neither the variant nor the
 reference reaches the target has no speed-up and is counted, not used."""
 import math
 
-from .bootstrap import draws, interval
+from .bootstrap import interval, named_draws
 from .formatting import md_table, mean_sd
 from .profiles import profile_compute
 from .targets import crossing_step, final_value
@@ -91,7 +92,7 @@ class Sweep:
         self.pos = {v.name: i for i, v in enumerate(variants)}
         self.curves = {v.name: [SeedCurve(s, c, key) for s, c in zip(v.values(key), v.clocks)]
                        for v in variants}
-        self.draws = draws([len(v.runs) for v in variants], reps, seed)
+        self.draws = named_draws([(v.name, len(v.runs)) for v in variants], reps, seed)
         self.finals = [c.final for c in self.curves[d4.name]]
         self._cells = {}
 

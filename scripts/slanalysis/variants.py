@@ -32,6 +32,16 @@ class Variant:
         return out
 
 
+def diverged(run):
+    """The run stopped on a non-finite loss or gradient (train.on_nonfinite = stop)."""
+    return "non-finite" in (getattr(run, "reason", "") or "")
+
+
+def finished(run):
+    """Complete, or stopped by divergence: a run that will not go on."""
+    return getattr(run, "status", "complete") == "complete" or diverged(run)
+
+
 def group_variants(exps):
     """{model: [Variant, ...]} sorted by model and variant name."""
     by = {}
@@ -40,8 +50,10 @@ def group_variants(exps):
     out = {}
     for (model, name), runs in sorted(by.items()):
         # A seed still running would pull the variant's means toward its early numbers: once a
-        # variant has a complete seed, only complete seeds count (a variant with none keeps
-        # its runs, so a running suite still shows numbers so far).
-        done = [r for r in runs if getattr(r, "status", "complete") == "complete"]
+        # variant has a finished seed, only finished seeds count (a variant with none keeps
+        # its runs, so a running suite still shows numbers so far). A seed stopped on a
+        # non-finite value is finished too: its curve up to the stop is what it reached, and
+        # leaving it out would average the cell over the seeds that survived.
+        done = [r for r in runs if finished(r)]
         out.setdefault(model, []).append(Variant(name, sorted(done or runs, key=lambda r: r.name)))
     return out

@@ -77,8 +77,14 @@ def run(args, argv, prog):
     same = "".join(f" {o} {shlex.quote(str(v))}" for o, v, d in
                    (("--link-terms", args.link_terms, "auto"), ("--boot", args.boot, 1000),
                     ("--seed", args.seed, 1)) if v != d)
+    # claim 3 under the other network model too: the measured link terms vs PAPER.md's
+    other = link_terms_or_fail("paper" if args.link_terms != "paper" else "auto")
+    other_networks = None
+    if other.describe() != terms.describe():
+        other_networks = {n: with_link_terms(net, other) for n, net in PRESETS.items()}
     doc = evaluate(args.results_dir, exps, {m: getattr(args, f"S_{m}") for m in MODELS},
-                   profiles, networks, terms.describe(), args.boot, args.seed, same)
+                   profiles, networks, terms.describe(), args.boot, args.seed, same,
+                   other_networks, other.describe())
     doc["command"] = shlex.join(["python3", "scripts/analyze.py", "claims-v3"] + argv)
     doc["notes"] = notes.lines
     text = markdown(doc, doc["command"])

@@ -10,7 +10,10 @@ final dev BLEU (x0.90..x1.00), means over its seeds (--reference worst: its wors
 each seed reaches a target is interpolated between validations, its time there is read on the
 virtual clock of each hardware profile (configs/hardware/*.json by default) on each preset
 network, and the speed-up over 4-node dense and over 1 node (ratio of mean times over seeds)
-gets a percentile-bootstrap interval over seeds (slanalysis.target_sweep). Writes
+gets a percentile-bootstrap interval over seeds (slanalysis.target_sweep). In a reproduction-v3
+tree (RESULTS_DIR/<model>/plan.json with the budget S) the references default to the phase-3
+cells <model>-4node-dense-S<S> and <model>-1node-dense-equal-tokens-S<S>, and rows and lines to
+the variants at S (--only . shows the lr-sweep and budget runs too). Writes
 speedup-vs-target-<metric>[-<model>]<tag>.md and, with matplotlib, one figure per model x
 profile x network: <model>-speedup-vs-target-<metric>-<profile>-<net><tag>.png (a line and a
 band per variant; panels over 4-node dense and over 1 node).
@@ -26,7 +29,7 @@ from ..experiment import load_experiments
 from ..formatting import slug
 from ..network import PRESETS, with_link_terms
 from ..notes import Notes
-from ..references import variant_references
+from ..references import plan_references, variant_references
 from ..target_sweep import DEFAULT_FACTORS, Sweep, sweep_lines
 from ..variants import group_variants
 from .common import (UsageError, add_bootstrap_args, add_link_terms_arg, bootstrap_args_or_fail,
@@ -120,14 +123,29 @@ def run(args, argv, prog):
            ", ".join(f"`{os.path.relpath(pr['path'])}` ({pr['name']})" for pr in profiles), ""]
     figures = []
     for model, variants in group_variants(exps).items():
-        d4, d1 = variant_references(variants, args.ref4, args.ref1)
+        S, plan4, plan1 = plan_references(args.results_dir, model)
+        names = {v.name for v in variants}
+        ref4 = args.ref4 or (plan4 if plan4 in names else None)
+        ref1 = args.ref1 or (plan1 if plan1 in names else None)
+        d4, d1 = variant_references(variants, ref4, ref1)
         if d4 is None:
             out += [f"## {model}", "", "(no 4-node dense variant: no targets)", ""]
             continue
         sweep = Sweep(variants, key, d4, args.boot, args.seed, reference=args.reference)
-        shown = [v for v in variants if only is None or only.search(v.name)
+        shows = only
+        if shows is None and S is not None:
+            shows = re.compile(rf"-S{S}$")
+        shown = [v for v in variants if shows is None or shows.search(v.name)
                  or v is d4 or v is d1]
-        out += sweep_lines(model, sweep, factors, profiles, networks, d1, shown)
+        head = sweep_lines(model, sweep, factors, profiles, networks, d1, shown)
+        if S is not None:
+            picked = [f"`{r}`" for r, given in ((ref4, args.ref4), (ref1, args.ref1))
+                      if r and not given]
+            what = ("; references from it: " + " and ".join(picked)) if picked else ""
+            rows = "" if only else (f"; rows and lines: the variants at S (`--only -S{S}$`; "
+                                    "`--only .` for every run)")
+            head[2:2] = [f"{model}/plan.json: budget S = {S}{what}{rows}.", ""]
+        out += head
         if plt is not None and not sweep.ok():
             for prof in profiles:
                 for net in networks:

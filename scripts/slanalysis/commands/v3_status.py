@@ -62,6 +62,11 @@ def lr_lines(lr_table):
                              else f"{ce:.3f}")
         state = lr_label(chosen) if chosen is not None else ("grid not finished" if not ces
                                                              else "extending past the edge")
+        tried = [float(k) for k in ces]
+        if chosen is not None and len(tried) > 1 and (chosen >= max(tried) - 1e-12 or
+                                                      chosen <= min(tried) + 1e-12):
+            # the driver extends an edge choice until the range's limit: this one sits on it
+            state += " (at the edge of its allowed range: not bracketed)"
         rows.append([method] + cells + [state])
     return md_table(["method"] + [lr_label(x) for x in lrs] + ["chosen lr"], rows)
 

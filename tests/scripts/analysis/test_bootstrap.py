@@ -4,7 +4,7 @@ import math
 import random
 
 import analysis_env as env
-from slanalysis.bootstrap import draws, interval, percentile
+from slanalysis.bootstrap import draws, interval, named_draws, percentile
 
 
 class Bootstrap(env.Case):
@@ -34,6 +34,18 @@ class Bootstrap(env.Case):
         rng = random.Random(7)
         self.assertEqual(d[0], [[rng.randrange(1)], [rng.randrange(3) for _ in range(3)],
                                 [rng.randrange(2) for _ in range(2)]])
+
+    def test_named_draws(self):
+        d = named_draws([("a", 1), ("b", 3)], 4, seed=7)
+        self.assertEqual([[len(g) for g in rep] for rep in d], [[1, 3]] * 4)
+        # group b's stream is random.Random("7:b"), replicate after replicate
+        rng = random.Random("7:b")
+        want = [[rng.randrange(3) for _ in range(3)] for _ in range(4)]
+        self.assertEqual([rep[1] for rep in d], want)
+        # another group beside it, before or after, moves none of b's draws
+        other = named_draws([("c", 2), ("b", 3), ("a", 1)], 4, seed=7)
+        self.assertEqual([rep[1] for rep in other], want)
+        self.assertNotEqual([rep[0] for rep in named_draws([("b", 3)], 4, seed=8)], want)
 
     def test_interval(self):
         # None (undefined) values are counted and left out: 1, 2, 3, 4 as above

@@ -169,6 +169,11 @@ TF_OVER_DENSE = 290 * D / (190 * P)     # 1.6597 >= 1.5 holds
 TF_OVER_ONE = 1160 * O / (190 * P)      # 4.9839 >= 3.5 holds
 RNN_OVER_DENSE = 280 * D / (190 * P)    # 1.6024 >= 1.5 holds
 RNN_OVER_ONE = 720 * O / (190 * P)      # 3.0934 <  3.5 fails -> claim 3 "partly"
+# claim 1 (b), other readings (shown only): the ranges of the per-seed-pair losses, and the sd
+# over all 9 sparse x dense pairs of each model
+RANGE_SPREAD = (max(LOSS_T) - min(LOSS_T)) + (max(LOSS_R) - min(LOSS_R))  # 0.4022 + 0.0024
+UNPAIRED_SPREAD = (statistics.stdev([1 - s / d for d in (30, 31, 32) for s in (16, 29, 27)]) +
+                   statistics.stdev([1 - s / d for d in (40, 41, 42) for s in (38, 39, 40)]))
 
 
 class ClaimsV3(env.Case):
@@ -280,6 +285,13 @@ class ClaimsV3(env.Case):
         self.close(cl["1b"]["difference"], L_T - L_R)
         self.close(cl["1b"]["spread"], SPREAD)
         self.assertEqual(cl["1b"]["verdict"], "not")
+        other = cl["1b"]["other_readings"]
+        self.close(other["range of the per-seed-pair losses"]["spread"], RANGE_SPREAD)
+        self.close(other["sd over every sparse x dense seed pair (unpaired)"]["spread"],
+                   UNPAIRED_SPREAD)
+        self.assertFalse(other["range of the per-seed-pair losses"]["holds"])
+        self.assertIn(f"other reading of the spread, shown only: range of the per-seed-pair "
+                      f"losses {RANGE_SPREAD:.4f} (would not hold)", text)
         # claim 2: transformer partial 2.0 vs dense 2.0 (0%, within), error +12.5%; rnn partial
         # fewer on every seed
         t = cl["2"]["transformer"]["cells"]
@@ -360,6 +372,16 @@ class ClaimsV3(env.Case):
         self.assertEqual(c["verdict"], "partly")
         self.assertIn(f"over 1 node (equal tokens) {RNN_OVER_ONE:.2f}x [{RNN_OVER_ONE:.2f}, "
                       f"{RNN_OVER_ONE:.2f}] (lower end >= 3.5: no)", text)
+        # the best cell is sparse+partial itself: no separate line for it
+        self.assertEqual(c["models"]["rnn"]["partial_alone"], {"dense4": True, "one_node": False})
+        self.assertNotIn("sparse+partial on its own", text)
+        # the other network model (the test runs --link-terms paper, so the other is the
+        # repository's measured link terms): the verdict again, shown beside
+        alt = c["other_link_terms"]
+        self.assertIn("measured", alt["link_terms"])
+        self.assertEqual(alt["models"]["transformer"]["best"], "4node-sparse-partial-k500")
+        self.assertIn(alt["verdict"], ("reproduced", "partly", "not"))
+        self.assertIn("with the other network model (", text)
         # other settings and targets are there: x1.00 of the transformer (2.0): partial reaches
         # it at 200, dense at 300
         other = c["models"]["transformer"]["other_targets"]["x1.00"]["4node-sparse-partial-k500"]
@@ -381,6 +403,77 @@ class ClaimsV3(env.Case):
                 cells = [x.strip() for x in row.strip("|").split("|")]
                 mine = c["models"][model]["cells"]["4node-sparse-partial-k500"][ref]["text"]
                 self.assertEqual(cells[4 + 1], mine)   # columns x1.00, x1.05, ...
+
+    def test_claim3_reference_never_reaching_the_target_cannot_pass(self):
+        """The RNN's 1-node control unstable (dev CE 3.0, 2.8, 2.5: never 2.1): sparse+partial is
+        'infinitely faster', which is no evidence; the check cannot be judged and does not
+        hold. Its point estimate and interval stay what they are (inf)."""
+        for seed in SEEDS:
+            write_run(os.path.join(self.root, "rnn", f"rnn-1node-dense-equal-tokens-S{S}-s{seed}"),
+                      "rnn", 1, "dense", ONE, seed, (3.0, 2.8, 2.5), 30, None)
+        doc, text = self.claims("--S-rnn", str(S))
+        r = doc["claims"]["3"]["models"]["rnn"]
+        self.assertEqual(r["cells"][r["best"]]["one_node"]["text"], "reference not reached")
+        self.assertEqual(r["holds"], {"dense4": True, "one_node": False})
+        self.assertIn("never reaches the target", r["cannot_judge"]["one_node"])
+        self.assertNotIn("dense4", r["cannot_judge"])
+        self.assertEqual(doc["claims"]["3"]["verdict"], "partly")
+        self.assertIn("(lower end >= 3.5: the reference never reaches the target: cannot be "
+                      "judged (counted as not holding))", text)
+
+    def test_final_dev_ce_is_the_last_update(self):
+        """A complete run whose last validation is not at its last update has no final dev CE
+        (the rules read the dev CE at update S): it does not count as done."""
+        d = os.path.join(self.root, "transformer", f"transformer-4node-fedavg-k500-S{S}-s2")
+        with open(os.path.join(d, "valid.jsonl")) as f:
+            rows = f.readlines()
+        with open(os.path.join(d, "valid.jsonl"), "w") as f:
+            f.writelines(rows[:-1])
+        doc, _ = self.claims("--S-rnn", str(S))
+        seed = doc["models"]["transformer"]["cells"]["4node-fedavg-k500"]["seeds"]["2"]
+        self.assertEqual(seed["state"], "complete but without final_dev_ce (its last validation "
+                                        f"is at update 200, not at its end, {S})")
+        self.assertIsNone(seed["final_dev_ce"])
+
+    def test_step_at_bytes(self):
+        # 250 bytes per update over 1..100 (logged at 50 and 100), then 50: 30000 bytes at
+        # update 100 + 5000 / 50 = 200; never within 150 updates; exactly at a logged step
+        pts = [(50, 250.0), (100, 250.0), (200, 50.0), (300, 50.0)]
+        self.close(c3.step_at_bytes(pts, 30000, 300), 200.0)
+        self.close(c3.step_at_bytes(pts, 12500, 300), 50.0)
+        self.close(c3.step_at_bytes(pts, 1000, 300), 4.0)
+        self.assertIsNone(c3.step_at_bytes(pts, 30000, 150))
+        # the last logged value stands for the steps after it, up to the run's end
+        self.close(c3.step_at_bytes([(100, 10.0)], 1500, 300), 150.0)
+        self.assertIsNone(c3.step_at_bytes([], 10, 300))
+
+    def test_speedup_vs_target_takes_references_and_rows_from_plan(self):
+        """In a v3 tree speedup-vs-target's defaults are the phase-3 cells at plan.json's S:
+        a budget run with a shorter name (4node-dense-S30) is neither the reference nor a row."""
+        nodes, method, clock, curves, bleu, _ = TF["4node-dense"]
+        write_run(os.path.join(self.root, "transformer", "transformer-4node-dense-S30-s1"),
+                  "transformer", nodes, method, clock, 1, (9.0, 8.0, 7.0), 5, None)
+        r = env.run_script(["scripts/analyze.py", "speedup-vs-target", self.root, "--model",
+                            "transformer", "--profile", self.profile, "--network", "1gbe",
+                            "--link-terms", "paper", "--no-plot", "--out",
+                            os.path.join(self.work, "figs")])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn(f"transformer/plan.json: budget S = {S}; references from it: "
+                      f"`transformer-4node-dense-S{S}` and "
+                      f"`transformer-1node-dense-equal-tokens-S{S}`; rows and lines: the "
+                      f"variants at S", r.stdout)
+        self.assertIn(f"Reference `transformer-4node-dense-S{S}` (3 seed(s))", r.stdout)
+        self.assertNotIn("| transformer-4node-dense-S30 |", r.stdout)
+        section = r.stdout.split("speed-up over 4-node dense (")[1]
+        row = next(x for x in section.splitlines()
+                   if x.startswith(f"| transformer-4node-sparse-partial-k500-S{S} |"))
+        self.assertIn(f"| {TF_OVER_DENSE:.2f}x [", row)          # the x1.05 column
+        # --only . shows every run
+        r = env.run_script(["scripts/analyze.py", "speedup-vs-target", self.root, "--model",
+                            "transformer", "--profile", self.profile, "--network", "1gbe",
+                            "--link-terms", "paper", "--no-plot", "--only", ".", "--out",
+                            os.path.join(self.work, "figs")])
+        self.assertIn("| transformer-4node-dense-S30 |", r.stdout)
 
     def test_descendants_at_equal_bytes(self):
         """The demo row's pick. bytes_per_step: sparse+partial 100 (B* = 300 x 100 = 30000),
@@ -404,6 +497,18 @@ class ClaimsV3(env.Case):
         for cell, b in (("4node-sparse-partial-k500", 100), ("4node-powersgd-r4", 200),
                         ("4node-diloco-h500", 10), ("4node-demo", 120)):
             set_bytes(cell, b)
+        # the logged bytes per update, read beside the rule: PowerSGD 250 up to update 100 (a
+        # dense warm-up), 50 after; DiLoCo 10, DeMo 120
+        for cell, rate in (("4node-powersgd-r4", lambda s: 250 if s <= 100 else 50),
+                           ("4node-diloco-h500", lambda s: 10), ("4node-demo", lambda s: 120)):
+            for seed in SEEDS:
+                log = os.path.join(self.root, "transformer", f"transformer-{cell}-S{S}-s{seed}",
+                                   "log.jsonl")
+                with open(log) as f:
+                    rows = [json.loads(x) for x in f]
+                with open(log, "w") as f:
+                    f.write("".join(json.dumps(dict(r, bytes_sent=rate(r["step"]))) + "\n"
+                                    for r in rows))
         doc, text = self.claims("--S-rnn", str(S))
         e = doc["descendants_equal_bytes"]["transformer"]
         self.assertEqual(e["missing"], [])
@@ -415,6 +520,13 @@ class ClaimsV3(env.Case):
         self.close(e["cells"]["4node-diloco-h500"]["dev_ce"]["mean"], 2.6)
         self.close(e["cells"]["4node-demo"]["dev_ce"]["mean"], 2.3)
         self.assertEqual(e["best"], "4node-demo")
+        # cumulative: PowerSGD has sent 30000 at update 100 + 5000 / 50 = 200 (dev CE 2.5), not
+        # at the rule's 150; DiLoCo never (its final 2.6); DeMo at 250 as in the rule
+        self.close(psgd["seeds"]["1"]["step_cumulative"], 200)
+        self.close(psgd["dev_ce_cumulative"]["mean"], 2.5)
+        self.close(e["cells"]["4node-diloco-h500"]["seeds"]["1"]["step_cumulative"], S)
+        self.close(e["cells"]["4node-demo"]["dev_ce_cumulative"]["mean"], 2.3)
+        self.assertEqual(e["best_cumulative"], "4node-demo")
         self.assertEqual(doc["descendants_equal_bytes"]["rnn"]["best"], None)
         self.assertIn("`rnn-4node-diloco-h500-S300`: s1 missing",
                       doc["descendants_equal_bytes"]["rnn"]["missing"])

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """analyze.py v3-status on a hand-made suite: the lr table marks the chosen lr, an edge choice
-reads as extending, an unstarted method as not finished; the budget rows and the run counts
+reads as extending (or, chosen, as not bracketed), an unstarted method as not finished; the budget rows and the run counts
 come from plan.json, the suite file and the summaries."""
 import json
 import os
@@ -21,7 +21,10 @@ class V3Status(env.Case):
             "lr": {"4node-dense": {"final_dev_ce": {"0.001": 3.5, "0.002": 3.1}, "chosen_lr": None},
                    "4node-sparse": {"final_dev_ce": {"0.001": 3.9, "0.002": 3.7, "0.004": 3.8},
                                     "chosen_lr": 0.002},
-                   "4node-demo": {"final_dev_ce": {}, "chosen_lr": None}},
+                   "4node-demo": {"final_dev_ce": {}, "chosen_lr": None},
+                   # chosen at the top of its grid, where the range's limit stopped extending
+                   "4node-fedavg": {"final_dev_ce": {"0.001": 3.9, "0.002": 3.7},
+                                    "chosen_lr": 0.002}},
             "budget": {"runs": {"6000": {"final_dev_ce": 2.5, "test_bleu": 30.0},
                                 "3000": {"final_dev_ce": 2.7, "test_bleu": 28.25}},
                        "S": None, "status": "running", "cap": 48000}})
@@ -37,6 +40,8 @@ class V3Status(env.Case):
         self.assertIn("| 4node-sparse | 3.900 | **3.700** | 3.800 | 0.002 |", r.stdout)
         self.assertIn("| 4node-dense | 3.500 | 3.100 |  | extending past the edge |", r.stdout)
         self.assertIn("| 4node-demo |  |  |  | grid not finished |", r.stdout)
+        self.assertIn("| 4node-fedavg | 3.900 | **3.700** |  | 0.002 (at the edge of its allowed "
+                      "range: not bracketed) |", r.stdout)
         self.assertIn("| 3000 | 2.7000 | 28.25 |", r.stdout)
         self.assertLess(r.stdout.index("| 3000 |"), r.stdout.index("| 6000 |"))
         self.assertIn("Runs in the suite so far: 3; finished 1, started and unfinished 1", r.stdout)

@@ -42,6 +42,23 @@ class Variants(env.Case):
         self.assertEqual([os.path.basename(r.name) for r in v["tf-4node-partial"].runs],
                          ["tf-4node-partial-s1", "tf-4node-partial-s2"])
 
+    def test_diverged_seed_kept(self):
+        # a seed stopped on a non-finite value is finished: it stays in its variant (its curve
+        # up to the stop), so a cell is not averaged over the seeds that survived
+        root = make_vclock_fixtures.write(self.work)
+        for name, status, reason in (("s3", "stopped", "non-finite loss or gradient at step 250"),
+                                     ("s4", "stopped", "signal SIGTERM")):
+            part = os.path.join(root, f"tf-4node-partial-{name}")
+            shutil.copytree(os.path.join(root, "tf-4node-partial-s1"), part)
+            with open(os.path.join(part, "summary.json")) as f:
+                summ = json.load(f)
+            summ.update(status=status, reason=reason)
+            with open(os.path.join(part, "summary.json"), "w") as f:
+                json.dump(summ, f)
+        v = {x.name: x for x in group_variants(env.experiments(root))["transformer"]}
+        self.assertEqual([os.path.basename(r.name) for r in v["tf-4node-partial"].runs],
+                         ["tf-4node-partial-s1", "tf-4node-partial-s2", "tf-4node-partial-s3"])
+
 
 if __name__ == "__main__":
     env.main()
