@@ -349,6 +349,17 @@ int run(const Options& o) {
                        x.name.c_str(), diff.c_str(), dir.c_str());
         continue;
       }
+      // A run stopped on a non-finite loss or gradient is a result too (it diverged). Resuming
+      // it would replay the same updates bit for bit into the same stop, on every rerun.
+      const std::string reason = sum.is_discarded() ? "" : sum.value("reason", "");
+      if (reason.rfind("non-finite", 0) == 0) {
+        remove_stale_lock(dir);
+        std::fprintf(stderr,
+                     "[%s] stopped on a non-finite value earlier (%s), skipped: resuming would repeat it; "
+                     "pass --overwrite or remove %s to run it again\n",
+                     x.name.c_str(), reason.c_str(), dir.c_str());
+        continue;
+      }
     }
     std::fprintf(stderr, "[%s] %s: %s, %d node(s), %s\n", s.name.c_str(), x.name.c_str(), x.config.c_str(),
                  e.cluster.nodes, e.job.distributed.method_name().c_str());

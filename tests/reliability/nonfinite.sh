@@ -2,7 +2,7 @@
 # A NaN in node 0's gradient at step STEP (fault injection, SL_FAULT_NONFINITE_STEP):
 # on_nonfinite=skip completes the run and reports the step and parameter; on_nonfinite=stop
 # ends with exit code 3 and summary.json "incomplete" naming the step and the last good
-# checkpoint intact (a later --resume from it completes).
+# checkpoint intact (a later --resume from it completes). A suite rerun skips such a run.
 # Usage: nonfinite.sh RUN_EXPERIMENT CONFIG WORKDIR
 set -euo pipefail
 bin=$1 config=$2 work=$3
@@ -39,4 +39,27 @@ sum=$work/stop/summary.json
 "$bin" "${common[@]}" --output-dir "$work/stop" --resume 2> "$work/resume.err" ||
   { cat "$work/resume.err"; fail "resume from the last good checkpoint failed"; }
 [ "$(json_field "$sum" status)" = complete ] || fail "resumed run not complete"
-echo "ok: skip reported and skipped step 7; stop kept step-00000010 and resumed from it"
+
+# In a suite, a run that stopped on a non-finite value is a result: a rerun of the suite skips
+# it (resuming would replay the same updates into the same stop) and says how to run it again.
+cat > "$work/suite.json" <<JSON
+{"name": "s", "experiments": [{"name": "e", "config": "$(realpath "$config")",
+  "set": ["train.max_steps=20", "train.checkpoint_every=5", "valid.test_at_end=false",
+          "train.on_nonfinite=stop"]}]}
+JSON
+suite=(--suite "$work/suite.json" --output-root "$work/root" --no-progress)
+rc=0
+SL_FAULT_NONFINITE_STEP=12 "$bin" "${suite[@]}" 2> "$work/suite1.err" || rc=$?
+[ $rc -eq 3 ] || { cat "$work/suite1.err"; fail "suite: exit code $rc, expected 3"; }
+before=$(cat "$work/root/s/e/summary.json" "$work/root/s/e/log.jsonl" | md5sum)
+rc=0
+"$bin" "${suite[@]}" 2> "$work/suite2.err" || rc=$?
+cat "$work/suite2.err"
+[ $rc -eq 0 ] || fail "suite rerun: exit code $rc, expected 0 (nothing ran)"
+grep -q "\[e\] stopped on a non-finite value earlier (non-finite loss or gradient at step 12), skipped: .*pass --overwrite or remove $work/root/s/e to run it again" \
+  "$work/suite2.err" || fail "the suite rerun did not skip the diverged run with its reason"
+[ "$(cat "$work/root/s/e/summary.json" "$work/root/s/e/log.jsonl" | md5sum)" = "$before" ] ||
+  fail "the suite rerun touched the diverged run"
+"$bin" "${suite[@]}" --overwrite 2> "$work/suite3.err" || { cat "$work/suite3.err"; fail "suite --overwrite"; }
+[ "$(json_field "$work/root/s/e/summary.json" status)" = complete ] || fail "suite --overwrite did not run it again"
+echo "ok: skip reported and skipped step 7; stop kept step-00000010 and resumed from it; a suite skips a diverged run until --overwrite"
