@@ -15,13 +15,21 @@ interrupted ones. Stop it at any time (Ctrl-C / SIGTERM) and run the same comman
 Two drivers of the same model may run side by side (e.g. on two cores once the other model's
 suite is done): each skips what the other is running (run-experiment --skip-busy) and waits
 when everything left is running elsewhere.
-Every decision, with the numbers behind it, is written to results/repro-v3/<model>/plan.json
-and printed.
+The lr and budget decisions, with the numbers behind them, are written to
+results/repro-v3/<model>/plan.json and printed; phases 3 and 4 follow from them (their runs are
+the suite file's entries). Phase 4's runs join the suite as soon as everything left of phase 3
+is running in another process, so the second driver does not sit idle behind the last
+phase-3 run (it changes the order of runs, never their settings).
+Stopping: Ctrl-C, or SIGTERM to the driver (the whole process group also works: run-experiment
+runs in its own session and gets exactly one signal, from the driver), makes the running
+experiment write a checkpoint and stop; a SIGKILL to the driver alone leaves its run-experiment
+running: kill both. Two drivers of a model serialise their read-decide-write rounds on
+results/repro-v3/<model>/.lock.
 
 Usage: scripts/repro_v3.py MODEL [MODEL ...] [--bin RUN_EXPERIMENT] [--plan] [--until PHASE]
   MODEL      transformer | rnn; several are run in order (`rnn transformer`: once the RNN's
              suite is done, this driver works on the Transformer's beside its own driver)
-  --plan     print the decisions so far and the next experiments; run nothing
+  --plan     print the decisions so far and the next experiments; run and write nothing
   --until    stop after this phase: lr | budget | main | scaling (default: scaling)"""
 import argparse
 import fcntl
@@ -138,18 +146,24 @@ class Suite:
         return [e for e in entries if not self.complete(e["name"][len(self.model) + 1:])]
 
     def write(self):
-        os.makedirs(CONFIG_DIR, exist_ok=True)
-        tmp = f"{self.file}.{os.getpid()}.tmp"  # two drivers may write at once
+        write_json(self.file, {"name": self.model, "experiments": self.experiments})
+        write_json(os.path.join(self.dir, "plan.json"), self.plan, sort_keys=True)
+
+
+def write_json(path, obj, sort_keys=False):
+    """Atomically (temp file, fsync, rename); a stop mid-write leaves the old file and no temp."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    tmp = f"{path}.{os.getpid()}.tmp"
+    try:
         with open(tmp, "w") as f:
-            json.dump({"name": self.model, "experiments": self.experiments}, f, indent=1)
+            json.dump(obj, f, indent=1, sort_keys=sort_keys)
             f.write("\n")
-        os.replace(tmp, self.file)
-        os.makedirs(self.dir, exist_ok=True)
-        tmp = os.path.join(self.dir, f"plan.json.{os.getpid()}.tmp")
-        with open(tmp, "w") as f:
-            json.dump(self.plan, f, indent=1, sort_keys=True)
-            f.write("\n")
-        os.replace(tmp, os.path.join(self.dir, "plan.json"))
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
 
 
 # Phase 1 -------------------------------------------------------------------------------------
@@ -261,8 +275,10 @@ def phase_scaling(s, lrs, S):
     return s.want(entries)
 
 
-def decide(s, until):
-    """The experiments to run next (empty: the suite is done up to `until`)."""
+def decide(s, until, held=None):
+    """The experiments to run next (empty: the suite is done up to `until`). held(s, entry):
+    another process is running it; when every phase-3 experiment left is held, phase 4's
+    join (its settings need only the lrs and S, both decided)."""
     lrs, todo = phase_lr(s)
     if todo or until == "lr":
         return todo
@@ -270,9 +286,9 @@ def decide(s, until):
     if todo or S is None or until == "budget":
         return todo
     todo = phase_main(s, lrs, S)
-    if todo or until == "main":
+    if until == "main" or (todo and not (held and all(held(s, e) for e in todo))):
         return todo
-    return phase_scaling(s, lrs, S)
+    return todo + phase_scaling(s, lrs, S)
 
 
 def busy(s, entry):
@@ -297,13 +313,38 @@ def run_suite(s, binary):
     # two drivers of one model share its suite (e.g. once the other model's suite is done).
     cmd = [binary, "--suite", s.file, "--output-root", RESULTS, "--no-progress", "--skip-busy"]
     print("repro_v3:", " ".join(cmd), flush=True)
-    p = subprocess.Popen(cmd, cwd=REPO)
+    # Its own session: a signal to the driver's process group does not reach it too, so it gets
+    # exactly one (a second signal makes run-experiment exit at once, without its checkpoint).
+    p = subprocess.Popen(cmd, cwd=REPO, start_new_session=True)
     try:
         return p.wait()
     except KeyboardInterrupt:
-        p.send_signal(signal.SIGINT)
-        p.wait()
+        p.send_signal(signal.SIGTERM)
+        while True:
+            try:
+                p.wait()
+                break
+            except KeyboardInterrupt:  # a second stop request: the child is already stopping
+                continue
         raise
+
+
+class ModelLock:
+    """results/repro-v3/<model>/.lock, held for one read-decide-write round: two drivers of a
+    model must not decide on each other's half-written suite file."""
+
+    def __init__(self, model):
+        d = os.path.join(RESULTS, model)
+        os.makedirs(d, exist_ok=True)
+        self.path = os.path.join(d, ".lock")
+
+    def __enter__(self):
+        self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        fcntl.flock(self.fd, fcntl.LOCK_EX)
+        return self
+
+    def __exit__(self, *exc):
+        os.close(self.fd)
 
 
 def main():
@@ -320,19 +361,28 @@ def main():
     a = ap.parse_args()
     RESULTS, CONFIG_DIR = os.path.abspath(a.results), os.path.abspath(a.config_dir)
     signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
-    for model in a.model:
-        rc = drive(model, a)
-        if rc != 0:
-            return rc
+    try:
+        for model in a.model:
+            rc = drive(model, a)
+            if rc != 0:
+                return rc
+    except KeyboardInterrupt:  # while deciding, writing or waiting: nothing half done
+        print("repro_v3: stopped; run the same command again to continue", file=sys.stderr)
+        return 130
     return 0
 
 
 def drive(model, a):
     """Runs (or with --plan, shows) one model's suite to the end of phase a.until."""
     while True:
-        s = Suite(model)
-        todo = decide(s, a.until)
-        s.write()
+        if a.plan:
+            s = Suite(model)
+            todo = decide(s, a.until)
+        else:
+            with ModelLock(model):
+                s = Suite(model)
+                todo = decide(s, a.until, busy)
+                s.write()
         print(json.dumps(s.plan, indent=1, sort_keys=True))
         if a.plan or not todo:
             print(f"repro_v3: {model}: " + (f"{len(todo)} experiment(s) to run next: " +
@@ -349,11 +399,7 @@ def drive(model, a):
         if not os.access(a.bin, os.X_OK):
             print(f"repro_v3: {a.bin}: not built (bash scripts/build.sh)", file=sys.stderr)
             return 2
-        try:
-            rc = run_suite(s, a.bin)
-        except KeyboardInterrupt:
-            print("repro_v3: stopped; run the same command again to continue", file=sys.stderr)
-            return 130
+        rc = run_suite(s, a.bin)
         if rc != 0:
             # A failed experiment (e.g. diverged with on_nonfinite=stop) is still decided on;
             # anything else stops the driver.

@@ -14,8 +14,10 @@ valid.jsonl whose final dev CE is a known function of the method, lr and updates
 import fcntl
 import json
 import os
+import signal
 import subprocess
 import sys
+import time
 import unittest
 
 import analysis_env as env
@@ -181,6 +183,80 @@ class Driver(env.Case):
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertIn("done up to phase scaling", p.stdout)
         self.assertEqual(len(lines(os.path.join(res, "calls.log"))), len(calls))
+
+    def test_phase4_joins_while_the_last_phase3_runs_elsewhere(self):
+        """Everything left of phase 3 held by another process: phase 4's runs go ahead (the
+        second driver does not idle behind the last phase-3 run); the held one runs last."""
+        fake = self.fake()
+        cfg, res = os.path.join(self.work, "configs"), os.path.join(self.work, "results")
+        os.makedirs(cfg)
+        last3 = "transformer-4node-demo-S6000-s3"   # the last phase-3 entry (S = 6000 here)
+        held = os.path.join(res, "transformer", last3)
+        os.makedirs(held)
+        fd = os.open(os.path.join(held, ".lock"), os.O_RDWR | os.O_CREAT)
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        run = [sys.executable, DRIVER, "transformer", "--bin", fake, "--results", res,
+               "--config-dir", cfg]
+        p = subprocess.Popen(run, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                             env=dict(os.environ, SL_REPRO_V3_BUSY_WAIT_S="0.2"))
+        out = ""
+        for line in p.stdout:
+            out += line
+            if "running in another process" in line:
+                break
+        calls = [c.split()[0] for c in lines(os.path.join(res, "calls.log"))]
+        self.assertIn("transformer-2node-dense-S6000-s1", calls)       # phase 4 already ran
+        self.assertIn("transformer-4node-sparse-partial-k500-rho0.999-S6000-s1", calls)
+        self.assertNotIn(last3, calls)
+        os.close(fd)
+        out += p.stdout.read()
+        self.assertEqual(p.wait(timeout=60), 0, out[-2000:])
+        calls = [c.split()[0] for c in lines(os.path.join(res, "calls.log"))]
+        p.stdout.close()
+        self.assertEqual(calls[-1], last3)
+        self.assertEqual(len(calls), len(set(calls)))
+
+    def test_a_stop_reaches_run_experiment_once(self):
+        """SIGTERM to the driver's whole process group: run-experiment (in its own session)
+        gets exactly one signal, from the driver, so it can write its checkpoint; the driver
+        says how to continue and exits 130 without a traceback or a temp file."""
+        cfg, res = os.path.join(self.work, "configs"), os.path.join(self.work, "results")
+        os.makedirs(cfg)
+        got = os.path.join(self.work, "signals")
+        slow = os.path.join(self.work, "slow-run-experiment")
+        with open(slow, "w") as f:
+            f.write(f"""#!/usr/bin/env python3
+import signal, sys, time
+n = 0
+def on(sig, _):
+    global n
+    n += 1
+    open({got!r}, "a").write(f"{{sig}}\\n")
+signal.signal(signal.SIGTERM, on)
+signal.signal(signal.SIGINT, on)
+open({got!r}, "w").close()
+t = time.time()
+while n == 0 and time.time() - t < 30:
+    time.sleep(0.05)
+time.sleep(0.5)   # "writing its checkpoint"; a second signal would be counted
+sys.exit(0)
+""")
+        os.chmod(slow, 0o755)
+        p = subprocess.Popen([sys.executable, DRIVER, "transformer", "--bin", slow, "--results",
+                              res, "--config-dir", cfg, "--until", "lr"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             start_new_session=True)
+        deadline = time.time() + 30
+        while not os.path.exists(got) and time.time() < deadline:
+            time.sleep(0.05)
+        self.assertTrue(os.path.exists(got), "run-experiment never started")
+        os.killpg(p.pid, signal.SIGTERM)      # the whole group, as a terminal or a job ends
+        out, err = p.communicate(timeout=30)
+        self.assertEqual(p.returncode, 130, err)
+        self.assertEqual(lines(got), [str(int(signal.SIGTERM))])
+        self.assertIn("stopped; run the same command again", err)
+        self.assertNotIn("Traceback", err)
+        self.assertEqual([f for f in os.listdir(cfg) if f.endswith(".tmp")], [])
 
 
 if __name__ == "__main__":
