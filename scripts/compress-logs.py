@@ -54,8 +54,10 @@ def main(argv):
             return 2
         for d, subdirs, files in os.walk(root):
             subdirs[:] = sorted(x for x in subdirs if x != "checkpoints")
+            if not any(name in files for name in COMPRESSED) or not finished(d):
+                continue
             for name in COMPRESSED:
-                if name not in files or not finished(d):
+                if name not in files:
                     continue
                 p = os.path.join(d, name)
                 if dry:

@@ -76,11 +76,13 @@ import math
 import os
 import statistics
 
-from .logfiles import number, read_json
+from .clock import piecewise_sum
+from .logfiles import number
+from .references import plan_budget, read_plan
 from .target_sweep import DEFAULT_FACTORS, INF, Sweep, cell_text, factor_label
 from .targets import final_value
 from .v3_rules import CE_TOL
-from .variants import SEED_RE, group_variants
+from .variants import SEED_RE, diverged, group_variants
 
 MODELS = ("transformer", "rnn")
 SEEDS = (1, 2, 3)
@@ -168,7 +170,7 @@ class Seed:
             self.state = "started" if os.path.isdir(path) else "missing"
         elif exp.status == "complete":
             self.state = "complete"
-        elif "non-finite" in (exp.reason or ""):
+        elif diverged(exp):
             self.state = "diverged"
         else:
             self.state = "running"
@@ -249,14 +251,14 @@ def budget_of(results_dir, model, override):
     """(S or None, where it comes from)."""
     if override is not None:
         return override, "given on the command line"
-    plan = read_json(os.path.join(results_dir, model, "plan.json"), lambda _: None)
+    plan = read_plan(results_dir, model)
     if plan is None:
         return None, f"no {model}/plan.json"
     b = plan.get("budget") or {}
-    S = b.get("S")
-    if isinstance(S, int) and S > 0:
+    S = plan_budget(plan)
+    if S is not None:
         return S, f"plan.json (budget rule: {b.get('status')})"
-    shown = "null" if S is None else repr(S)
+    shown = "null" if b.get("S") is None else repr(b.get("S"))
     return None, (f"not decided yet: plan.json budget.S is {shown} (status {b.get('status')!r}; "
                   f"budget runs so far: {', '.join(sorted(b.get('runs', {}), key=int)) or 'none'})")
 
@@ -499,19 +501,15 @@ def bytes_points(log):
 
 
 def step_at_bytes(points, B, last_step):
-    """The (fractional) update at which the bytes of updates 1..t add up to B, linear within
-    a logged interval; None when the run sends less than B in its last_step updates."""
-    total, prev = 0.0, 0
-    for step, v in points:
-        step = min(step, last_step)
-        seg = v * (step - prev)
-        if v > 0 and total + seg >= B:
-            return prev + (B - total) / v
-        total, prev = total + seg, step
-    if points and prev < last_step and points[-1][1] > 0:
-        v = points[-1][1]
-        if total + v * (last_step - prev) >= B:
-            return prev + (B - total) / v
+    """The (fractional) update at which the bytes of updates 1..t (clock.piecewise_sum of
+    points) add up to B, linear within a logged interval (its rate is constant); None when the
+    run sends less than B in its last_step updates."""
+    prev, total = 0, 0.0
+    for step in sorted({min(s, last_step) for s, _ in points} | {last_step}):
+        cum = piecewise_sum(points, step)
+        if cum >= B and cum > total:
+            return prev + (step - prev) * (B - total) / (cum - total)
+        prev, total = step, cum
     return None
 
 

@@ -3,7 +3,7 @@ lines (one block per claim: the verdict word, the rule in one line, the numbers 
 while pending, what is still missing)."""
 import os
 
-from .claims_v3 import CELLS, CLAIM3_PROFILE, FEDAVG, LABEL, MODELS, pending_reason
+from .claims_v3 import CELLS, CLAIM3_PROFILE, FEDAVG, LABEL, LOCAL, MODELS, pending_reason
 from .formatting import fmt, md_table, mean_sd
 
 
@@ -167,7 +167,7 @@ def markdown(doc, command):
                     f"(equal tokens) {best['one_node']['text']} (lower end >= 3.5: "
                     f"{answer('one_node')})")
         pa = r.get("partial_alone", {})
-        if pa and r["best"] != "4node-sparse-partial-k500":
+        if pa and r["best"] != LOCAL[0]:
             nums.append(f"{m}, shown only: sparse+partial on its own would pass over 4-node dense: "
                         f"{'yes' if pa['dense4'] else 'no'}, over 1 node: "
                         f"{'yes' if pa['one_node'] else 'no'}")

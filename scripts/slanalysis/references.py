@@ -47,9 +47,13 @@ def variant_references(variants, ref4=None, ref1=None):
     return d4, d1
 
 
-def plan_budget(results_dir, model):
-    """The budget S in RESULTS_DIR/<model>/plan.json (scripts/repro_v3.py), None without one."""
-    plan = read_json(os.path.join(results_dir, model, "plan.json"), lambda _: None)
+def read_plan(results_dir, model):
+    """RESULTS_DIR/<model>/plan.json (scripts/repro_v3.py) as a dict, None without one."""
+    return read_json(os.path.join(results_dir, model, "plan.json"), lambda _: None)
+
+
+def plan_budget(plan):
+    """The budget S a plan (read_plan) has decided, None while it has not."""
     S = ((plan or {}).get("budget") or {}).get("S")
     return S if isinstance(S, int) and not isinstance(S, bool) and S > 0 else None
 
@@ -57,7 +61,7 @@ def plan_budget(results_dir, model):
 def plan_references(results_dir, model):
     """(S, 4-node dense variant name, 1-node variant name) of a v3 tree; (None, None, None)
     when the model has no budget S yet."""
-    S = plan_budget(results_dir, model)
+    S = plan_budget(read_plan(results_dir, model))
     if S is None:
         return None, None, None
     return S, f"{model}-4node-dense-S{S}", f"{model}-1node-dense-equal-tokens-S{S}"

@@ -169,13 +169,14 @@ def factor_head(factors):
     return [factor_label(f) for f in factors]
 
 
-def sweep_lines(model, sweep, factors, profiles, networks, d1, shown):
+def sweep_lines(model, sweep, factors, profiles, networks, d1, shown, preface=()):
     """Markdown of one model: the reference values and targets, the interpolated steps to each
     target, then per profile x network x reference the speed-ups with their intervals.
-    shown: the variants that get rows (a reference never gets a row against itself)."""
+    shown: the variants that get rows (a reference never gets a row against itself); preface:
+    lines right under the model's heading."""
     d4, key = sweep.d4, sweep.key
     label = "dev CE" if key == "dev_ce" else "dev BLEU"
-    out = [f"## {model}", ""]
+    out = [f"## {model}", ""] + list(preface)
     why = sweep.ok()
     if why:
         return out + [f"(no targets: {why})", ""]

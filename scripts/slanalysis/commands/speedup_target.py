@@ -137,15 +137,15 @@ def run(args, argv, prog):
             shows = re.compile(rf"-S{S}$")
         shown = [v for v in variants if shows is None or shows.search(v.name)
                  or v is d4 or v is d1]
-        head = sweep_lines(model, sweep, factors, profiles, networks, d1, shown)
+        preface = []
         if S is not None:
             picked = [f"`{r}`" for r, given in ((ref4, args.ref4), (ref1, args.ref1))
                       if r and not given]
             what = ("; references from it: " + " and ".join(picked)) if picked else ""
             rows = "" if only else (f"; rows and lines: the variants at S (`--only -S{S}$`; "
                                     "`--only .` for every run)")
-            head[2:2] = [f"{model}/plan.json: budget S = {S}{what}{rows}.", ""]
-        out += head
+            preface = [f"{model}/plan.json: budget S = {S}{what}{rows}.", ""]
+        out += sweep_lines(model, sweep, factors, profiles, networks, d1, shown, preface)
         if plt is not None and not sweep.ok():
             for prof in profiles:
                 for net in networks:
