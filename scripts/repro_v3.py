@@ -5,13 +5,21 @@ pre-registered in configs/repro-v3/README.md (code: scripts/slanalysis/v3_rules.
   1. lr sweep: every method of the main comparison at the short budget, lr grid x2, seed 1;
      the grid is extended past an edge when the best lr sits on it;
   2. budget: 4-node dense at its lr to S and 2S, S = 3000, 6000, ... until they agree;
-  3. main comparison at S: every cell, seeds 1, 2, 3 (seed 1 of every cell first);
-  4. scaling and compression: 2-node dense and sparse+partial, drop ratios 0.9 and 0.999.
+  1b. (v3.1) the lr re-tuned at S: every cell of the main comparison, seed 1, at its own
+     length, grid x2 from {phase-1 lr, phase-1 lr / 2}, phase 1's rule (the run at the phase-1
+     lr is the cell's phase-3 seed 1); then 4-node dense at its lr at S to 2S (the budget
+     rule re-checked at that lr; S stays);
+  3. main comparison at S: every cell at its lr at S, seeds 2 and 3 (seed 1 is phase 1b's run
+     at that lr; seed 2 of every cell first);
+  4. scaling and compression: 2-node dense and sparse+partial, drop ratios 0.9 and 0.999, at
+     their lr at S.
 
-Resumable: the state is what results/repro-v3/<model>/ holds. Each round appends the
-experiments it decided on to configs/repro-v3/<model>.json (the record of what ran, in order)
-and runs that suite with run-experiment, which skips finished experiments and resumes
-interrupted ones. Stop it at any time (Ctrl-C / SIGTERM) and run the same command again.
+Resumable: the state is what results/repro-v3/<model>/ holds. Each round writes
+configs/repro-v3/<model>.json: every experiment that has started (the record of what ran, in
+the order it was decided) and the ones decided to run next (one that never started and the
+rules no longer ask for, e.g. a v3 seed at an lr phase 1b replaced, is dropped); then it runs
+that suite with run-experiment, which skips finished experiments and resumes interrupted
+ones. Stop it at any time (Ctrl-C / SIGTERM) and run the same command again.
 Two drivers of the same model may run side by side (e.g. on two cores once the other model's
 suite is done): each skips what the other is running (run-experiment --skip-busy) and waits
 when everything left is running elsewhere.
@@ -30,7 +38,7 @@ Usage: scripts/repro_v3.py MODEL [MODEL ...] [--bin RUN_EXPERIMENT] [--plan] [--
   MODEL      transformer | rnn; several are run in order (`rnn transformer`: once the RNN's
              suite is done, this driver works on the Transformer's beside its own driver)
   --plan     print the decisions so far and the next experiments; run and write nothing
-  --until    stop after this phase: lr | budget | main | scaling (default: scaling)"""
+  --until    stop after this phase: lr | budget | lr-at-S | main | scaling (default: scaling)"""
 import argparse
 import fcntl
 import json
@@ -49,7 +57,7 @@ from slanalysis.logfiles import read_json, read_jsonl  # noqa: E402
 
 CONFIG_DIR = os.path.join(REPO, "configs", "repro-v3")  # --config-dir (tests use a copy)
 RESULTS = os.path.join(REPO, "results", "repro-v3")      # --results
-PHASES = ("lr", "budget", "main", "scaling")
+PHASES = ("lr", "budget", "lr-at-S", "main", "scaling")
 SEEDS = (1, 2, 3)
 N = 4
 K = 500
@@ -115,6 +123,7 @@ class Suite:
         old = read_json(self.file, print) if os.path.isfile(self.file) else None
         self.experiments = old["experiments"] if old else []
         self.plan = {"model": model, "rules": "configs/repro-v3/README.md"}
+        self.wanted = set()   # names this round's decisions asked for (write() keeps them)
 
     def summary(self, name):
         return read_json(os.path.join(self.dir, f"{self.model}-{name}", "summary.json"), print)
@@ -137,17 +146,41 @@ class Suite:
         s = self.summary(name) or {}
         return s.get("test_bleu")
 
+    def started(self, entry):
+        return os.path.isdir(os.path.join(self.dir, entry["name"]))
+
     def want(self, entries):
-        """Appends the entries not in the suite yet; returns those of `entries` unfinished."""
-        names = {e["name"] for e in self.experiments}
+        """Puts the entries in the suite (appended; an entry of that name that never started is
+        replaced, so it runs with the settings decided now); returns those unfinished.
+        An entry that started with other settings is a conflict the rules cannot resolve."""
+        index = {e["name"]: i for i, e in enumerate(self.experiments)}
         for e in entries:
-            if e["name"] not in names:
+            self.wanted.add(e["name"])
+            i = index.get(e["name"])
+            if i is None:
+                index[e["name"]] = len(self.experiments)
                 self.experiments.append(e)
+            elif self.experiments[i] != e:
+                if self.started(e):
+                    raise Conflict(f"{self.file}: experiment {e['name']!r} has started (results in "
+                                   f"{os.path.join(self.dir, e['name'])}) with settings "
+                                   f"{self.experiments[i]['set']}, but the rules now give "
+                                   f"{e['set']}")
+                self.experiments[i] = e
         return [e for e in entries if not self.complete(e["name"][len(self.model) + 1:])]
 
+    def record(self):
+        """The suite file's experiments: every one that started, and those wanted this round."""
+        return [e for e in self.experiments if e["name"] in self.wanted or self.started(e)]
+
     def write(self):
+        self.experiments = self.record()
         write_json(self.file, {"name": self.model, "experiments": self.experiments})
         write_json(os.path.join(self.dir, "plan.json"), self.plan, sort_keys=True)
+
+
+class Conflict(Exception):
+    """The suite's record and the rules disagree about an experiment that already ran."""
 
 
 def write_json(path, obj, sort_keys=False):
@@ -240,35 +273,118 @@ def phase_budget(s, lr):
     return chosen, []
 
 
+# Phase 1b (v3.1) -------------------------------------------------------------------------------
+# The cells of the main comparison: name -> (method, run length in units of S). The 1-node
+# control is two cells, each tuned at its own length. Order: the claims' cells first, so a
+# partial phase 1b has answered the most.
+CELLS = {"4node-dense": ("4node-dense", 1), "4node-sparse": ("4node-sparse", 1)}
+CELLS.update({m: (m, 1) for m in METHODS if m.startswith("4node-") and m not in DESCENDANTS})
+CELLS.update({"1node-dense-equal-updates": ("1node-dense", 1),
+              "1node-dense-equal-tokens": ("1node-dense", N)})
+CELLS.update({m: (m, 1) for m in DESCENDANTS})
+
+
+def same_lr(a, b):
+    return rules.lr_label(a) == rules.lr_label(b)
+
+
+def stem(cell, lr, lr1, S):
+    """A cell's runs at lr: `<cell>-S<S>` at the phase-1 lr lr1 (the v3 phase-3 names, so those
+    runs count), `<cell>-lr<lr>-S<S>` at any other."""
+    return f"{cell}-S{S}" if same_lr(lr, lr1) else f"{cell}-lr{rules.lr_label(lr)}-S{S}"
+
+
+def cell_entry(model, cell, S, seed, lr, lr1):
+    method, f = CELLS[cell]
+    return main_entry(model, method, S, seed, lr, steps=f * S, nodes_factor=f,
+                      name=f"{stem(cell, lr, lr1, S)}-s{seed}")
+
+
+def phase_lr_at_S(s, lrs, S):
+    """Returns ({cell: its lr at S}, the experiments still to run); a cell still being tuned
+    (or whose every run diverged) has no entry."""
+    chosen, todo, table = {}, [], {}
+    for cell, (method, f) in CELLS.items():
+        lr1 = lrs[method]
+        lo, hi = LR_RANGE.get(method, (rules.LR_MIN, rules.LR_MAX))
+        grid = [lr1, lr1 / 2] if lr1 / 2 >= lo * (1 - 1e-9) else [lr1, lr1 * 2]
+        finals, bleus, best = {}, {}, None
+        while True:
+            missing = s.want([cell_entry(s.model, cell, S, 1, lr, lr1) for lr in grid])
+            names = {lr: f"{stem(cell, lr, lr1, S)}-s1" for lr in grid}
+            names = {lr: n for lr, n in names.items() if s.complete(n)}  # shown while others run
+            finals = {lr: s.final_dev_ce(n, f * S) for lr, n in names.items()}
+            bleus = {lr: s.test_bleu(n) for lr, n in names.items()}
+            if missing:
+                todo += missing
+                break
+            best, nxt = rules.choose_lr(finals, lo, hi)
+            if nxt is None:
+                break
+            grid.append(nxt)
+        if best is not None and not missing:
+            chosen[cell] = best
+        table[cell] = {"phase1_lr": lr1, "steps": f * S, "running": bool(missing),
+                       "final_dev_ce": {rules.lr_label(k): v for k, v in sorted(finals.items())},
+                       "test_bleu": {rules.lr_label(k): v for k, v in sorted(bleus.items())},
+                       "chosen_lr": chosen.get(cell),
+                       "cell": f"{s.model}-{stem(cell, chosen[cell], lr1, S)}"
+                               if cell in chosen else None}
+    s.plan["lr_at_S"] = table
+    return chosen, todo
+
+
+def phase_budget_at_lr(s, lrs, lrS, S):
+    """4-node dense at its lr at S, seed 1, to 2S: phase 2's rule re-checked at that lr (S
+    stays: it is informative only). Returns the experiments still to run."""
+    lr, lr1 = lrS.get("4node-dense"), lrs["4node-dense"]
+    if lr is None:
+        return []
+    rec = {"lr": lr, "S": S, "status": "not run: 2S exceeds the cap"}
+    s.plan["budget_at_lr_at_S"] = rec
+    if 2 * S > CAP[s.model]:
+        return []
+    short, long = f"{stem('4node-dense', lr, lr1, S)}-s1", f"{stem('4node-dense', lr, lr1, 2 * S)}-s1"
+    todo = s.want([main_entry(s.model, "4node-dense", S, 1, lr, steps=2 * S, name=long)])
+    rec["runs"] = {}
+    for steps, name in ((S, short), (2 * S, long)):
+        if s.complete(name):
+            rec["runs"][str(steps)] = {"run": f"{s.model}-{name}",
+                                       "final_dev_ce": s.final_dev_ce(name, steps),
+                                       "test_bleu": s.test_bleu(name)}
+    if todo:
+        rec["status"] = "running"
+    else:
+        pair = [(rec["runs"].get(str(n)) or {}) for n in (S, 2 * S)]
+        met = rules.within(*[(r.get("final_dev_ce"), r.get("test_bleu")) for r in pair])
+        rec["status"] = "met" if met else "not met"
+    return todo
+
+
 # Phases 3 and 4 ------------------------------------------------------------------------------
-def phase_main(s, lrs, S):
+def phase_main(s, lrs, lrS, S):
+    """Seeds 2 and 3 of every cell whose lr at S is decided (seed 1: its phase-1b run)."""
     entries = []
-    for seed in SEEDS:
-        for method in METHODS:
-            if method in DESCENDANTS and seed not in DESCENDANT_SEEDS[s.model]:
+    for seed in SEEDS[1:]:
+        for cell in CELLS:
+            if cell in DESCENDANTS and seed not in DESCENDANT_SEEDS[s.model]:
                 continue
-            if method == "1node-dense":
-                entries.append(main_entry(s.model, method, S, seed, lrs[method],
-                                          name=main_name("1node-dense-equal-updates", S, seed)))
-                entries.append(main_entry(s.model, method, S, seed, lrs[method], steps=N * S,
-                                          nodes_factor=N,
-                                          name=main_name("1node-dense-equal-tokens", S, seed)))
-            else:
-                entries.append(main_entry(s.model, method, S, seed, lrs[method]))
+            if cell in lrS:
+                entries.append(cell_entry(s.model, cell, S, seed, lrS[cell], lrs[CELLS[cell][0]]))
     return s.want(entries)
 
 
-def phase_scaling(s, lrs, S):
+def phase_scaling(s, lrs, lrS, S):
     partial = f"4node-sparse-partial-k{K}"
-    entries = [
-        main_entry(s.model, "4node-dense", S, 1, lrs["4node-dense"],
-                   name=main_name("2node-dense", S, 1), extra=["cluster.nodes=2"]),
-        main_entry(s.model, partial, S, 1, lrs[partial],
-                   name=main_name(f"2node-sparse-partial-k{K}", S, 1), extra=["cluster.nodes=2"])]
-    for rho in ("0.9", "0.999"):
-        entries.append(main_entry(s.model, partial, S, 1, lrs[partial],
-                                  name=main_name(f"{partial}-rho{rho}", S, 1),
-                                  extra=[f"distributed.drop_ratio={rho}"]))
+    entries = []
+    for method, name in (("4node-dense", "2node-dense"), (partial, f"2node-sparse-partial-k{K}")):
+        if method in lrS:
+            entries.append(main_entry(s.model, method, S, 1, lrS[method], extra=["cluster.nodes=2"],
+                                      name=f"{stem(name, lrS[method], lrs[method], S)}-s1"))
+    for rho in ("0.9", "0.999") if partial in lrS else ():
+        entries.append(main_entry(s.model, partial, S, 1, lrS[partial],
+                                  extra=[f"distributed.drop_ratio={rho}"],
+                                  name=f"{stem(f'{partial}-rho{rho}', lrS[partial], lrs[partial], S)}-s1"))
     for e in entries:
         e["nodes"] = 2 if "cluster.nodes=2" in e["set"] else e["nodes"]
         e["set"] = [x for x in e["set"] if x != "cluster.nodes=2"]
@@ -277,18 +393,24 @@ def phase_scaling(s, lrs, S):
 
 def decide(s, until, held=None):
     """The experiments to run next (empty: the suite is done up to `until`). held(s, entry):
-    another process is running it; when every phase-3 experiment left is held, phase 4's
-    join (its settings need only the lrs and S, both decided)."""
+    another process is running it; when every experiment left of a stage is held, the next
+    stage's runs join as far as their settings are decided (phase 3 of the cells already tuned
+    while phase 1b finishes, phase 4 while phase 3 does), so a second driver does not idle."""
     lrs, todo = phase_lr(s)
     if todo or until == "lr":
         return todo
     S, todo = phase_budget(s, lrs["4node-dense"])
     if todo or S is None or until == "budget":
         return todo
-    todo = phase_main(s, lrs, S)
-    if until == "main" or (todo and not (held and all(held(s, e) for e in todo))):
-        return todo
-    return todo + phase_scaling(s, lrs, S)
+    lrS, todo = phase_lr_at_S(s, lrs, S)
+    stages = (("lr-at-S", lambda: []),
+              ("main", lambda: phase_budget_at_lr(s, lrs, lrS, S) + phase_main(s, lrs, lrS, S)),
+              ("scaling", lambda: phase_scaling(s, lrs, lrS, S)))
+    for phase, more in stages:
+        todo += more()
+        if until == phase or (todo and not (held and all(held(s, e) for e in todo))):
+            return todo
+    return todo
 
 
 def busy(s, entry):
@@ -381,7 +503,11 @@ def drive(model, a):
         else:
             with ModelLock(model):
                 s = Suite(model)
-                todo = decide(s, a.until, busy)
+                try:
+                    todo = decide(s, a.until, busy)
+                except Conflict as e:
+                    print(f"repro_v3: {e}", file=sys.stderr)
+                    return 2
                 s.write()
         print(json.dumps(s.plan, indent=1, sort_keys=True))
         if a.plan or not todo:

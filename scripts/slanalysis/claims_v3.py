@@ -2,7 +2,9 @@
 "Analysis (fixed here, before the runs)"), from the phase-3 cells at the budget S.
 
 Cells (scripts/repro_v3.py phase_main): results/repro-v3/<model>/<model>-<cell>-S<S>-s<seed>
-with <cell> one of CELLS; seeds 1, 2, 3 (the descendants: DESCENDANT_SEEDS). A seed counts
+with <cell> one of CELLS, or since the v3.1 amendment (lr re-tuned at S) the variant plan.json
+names for the cell (lr_at_S.<cell>.cell: `<model>-<cell>-lr<lr>-S<S>` where its lr at S is not
+phase 1's); a cell phase 1b has not tuned yet is pending; seeds 1, 2, 3 (the descendants: DESCENDANT_SEEDS). A seed counts
 when its summary.json says "complete"; one that is missing, still running, or stopped on a
 non-finite value (diverged) is listed, and a verdict that needs it is "pending".
 
@@ -78,7 +80,7 @@ import statistics
 
 from .clock import piecewise_sum
 from .logfiles import number
-from .references import plan_budget, read_plan
+from .references import plan_budget, plan_cells, read_plan
 from .target_sweep import DEFAULT_FACTORS, INF, Sweep, cell_text, factor_label
 from .targets import final_value
 from .v3_rules import CE_TOL
@@ -194,11 +196,14 @@ class Seed:
 class Cell:
     """One cell of phase 3 for one model at S: its expected seeds and their states."""
 
-    def __init__(self, model, key, S, seeds, root, by_path, variant):
+    def __init__(self, model, key, S, seeds, root, by_path, variant, name=None, untuned=False):
         """root: the results folder; by_path: {absolute run folder: Experiment}; variant: the
-        variants.Variant of this cell's name, or None."""
+        variants.Variant of this cell's name, or None; name: the cell's variant name (default
+        `<model>-<key>-S<S>`; plan.json's since v3.1); untuned: phase 1b has not chosen its lr
+        at S yet, so its seeds (at the phase-1 lr) are listed but not counted."""
         self.model, self.key, self.S, self.variant = model, key, S, variant
-        self.name = f"{model}-{key}-S{S}"
+        self.name = name or f"{model}-{key}-S{S}"
+        self.untuned = untuned
         self.seeds = {}
         for s in seeds:
             name = f"{self.name}-s{s}"
@@ -220,6 +225,8 @@ class Cell:
                                 f"not at its end, {x.exp.steps})")
 
     def done(self):
+        if self.untuned:
+            return []
         return [s for s in self.seeds if self.seeds[s].state == "complete"]
 
     def complete(self):
@@ -233,6 +240,8 @@ class Cell:
 
     def missing(self):
         """'<name>: s2 running, s3 missing' or '' when complete."""
+        if self.untuned:
+            return f"`{self.name}`: its lr at S not chosen yet (phase 1b, v3.1)"
         parts = [f"s{s} {x.state}" for s, x in self.seeds.items() if x.state != "complete"]
         return f"`{self.name}`: " + ", ".join(parts) if parts else ""
 
@@ -276,10 +285,14 @@ class Model:
         # exactly the variants `analyze.py speedup-vs-target RESULTS_DIR` groups for this model
         self.variants = group_variants([e for e in exps if e.valid]).get(model, [])
         named = {v.name: v for v in self.variants}
+        plan = read_plan(results_dir, model) or {}
+        plan.setdefault("budget", {"S": S})
+        plan["budget"] = dict(plan["budget"], S=S)   # an S given on the command line names too
+        names, untuned = plan_cells(plan, model, CELLS)
         for key in CELLS:
             seeds = DESCENDANT_SEEDS.get(model, SEEDS) if key in DESCENDANTS else SEEDS
             self.cells[key] = Cell(model, key, S, seeds, results_dir, by_path,
-                                   named.get(f"{model}-{key}-S{S}"))
+                                   named.get(names[key]), names[key], key in untuned)
 
     def cell(self, key):
         return self.cells.get(key)
@@ -746,5 +759,6 @@ def evaluate(results_dir, exps, S_override, profiles, networks, link_terms="", b
         S = models[m].S
         doc["models"][m]["speedup_vs_target_command"] = (
             f"python3 scripts/analyze.py speedup-vs-target {results_dir} --model {m} "
-            f"--ref4 {m}-{DENSE4}-S{S} --ref1 {m}-{EQ_TOKENS}-S{S}{same_args}") if S else None
+            f"--ref4 {models[m].cells[DENSE4].name} --ref1 {models[m].cells[EQ_TOKENS].name}"
+            f"{same_args}") if S else None
     return jsonable(doc)

@@ -8,8 +8,11 @@ because the committed tables were made with them:
   variant_references  seed variants (claims.py --v2, maps, v3): the 4-node dense variant with
                       the shortest name, the 1-node dense variant with the most steps
   plan_references     a reproduction-v3 tree (RESULTS_DIR/<model>/plan.json with the budget S):
-                      <model>-4node-dense-S<S> and <model>-1node-dense-equal-tokens-S<S>, the
-                      phase-3 cells the pre-registered speed-ups are measured against"""
+                      the phase-3 cells 4-node dense and 1-node dense at equal tokens, the
+                      pre-registered speed-ups' references; plan_cells names every cell:
+                      `<model>-<cell>-S<S>` (v3), or since the v3.1 amendment the variant at
+                      the cell's lr at S (plan.json lr_at_S, `<model>-<cell>-lr<lr>-S<S>`
+                      where that lr is not phase 1's)"""
 import os
 
 from .logfiles import read_json
@@ -58,10 +61,29 @@ def plan_budget(plan):
     return S if isinstance(S, int) and not isinstance(S, bool) and S > 0 else None
 
 
+def plan_cells(plan, model, cells):
+    """({cell: variant name}, [cells whose lr at S is not chosen yet]) of a v3 plan with a
+    budget S. A cell phase 1b (v3.1) has tuned is named by plan.json (lr_at_S.<cell>.cell);
+    one it has not, or a plan from before v3.1, by the v3 name `<model>-<cell>-S<S>`."""
+    S = plan_budget(plan)
+    at_s = plan.get("lr_at_S")
+    names, open_ = {}, []
+    for c in cells:
+        tuned = (at_s or {}).get(c) or {}
+        names[c] = tuned.get("cell") or f"{model}-{c}-S{S}"
+        if at_s is not None and not tuned.get("cell"):
+            open_.append(c)
+    return names, open_
+
+
 def plan_references(results_dir, model):
-    """(S, 4-node dense variant name, 1-node variant name) of a v3 tree; (None, None, None)
-    when the model has no budget S yet."""
-    S = plan_budget(read_plan(results_dir, model))
+    """(S, 4-node dense variant name, 1-node variant name, {cell: name} of every tuned cell) of
+    a v3 tree; (None, None, None, {}) when the model has no budget S yet."""
+    plan = read_plan(results_dir, model)
+    S = plan_budget(plan)
     if S is None:
-        return None, None, None
-    return S, f"{model}-4node-dense-S{S}", f"{model}-1node-dense-equal-tokens-S{S}"
+        return None, None, None, {}
+    dense4, tokens = "4node-dense", "1node-dense-equal-tokens"
+    names, open_ = plan_cells(plan, model, (plan.get("lr_at_S") or {}).keys() | {dense4, tokens})
+    tuned = {c: n for c, n in names.items() if c not in open_ and "lr_at_S" in plan}
+    return S, names[dense4], names[tokens], tuned

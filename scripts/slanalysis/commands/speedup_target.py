@@ -12,8 +12,10 @@ virtual clock of each hardware profile (configs/hardware/*.json by default) on e
 network, and the speed-up over 4-node dense and over 1 node (ratio of mean times over seeds)
 gets a percentile-bootstrap interval over seeds (slanalysis.target_sweep). In a reproduction-v3
 tree (RESULTS_DIR/<model>/plan.json with the budget S) the references default to the phase-3
-cells <model>-4node-dense-S<S> and <model>-1node-dense-equal-tokens-S<S>, and rows and lines to
-the variants at S (--only . shows the lr-sweep and budget runs too). Writes
+cells 4-node dense and 1-node dense at equal tokens (<model>-<cell>-S<S>, or with the v3.1
+amendment the variant at the cell's lr at S that plan.json names), and rows and lines to the
+phase-3 cells (v3: the variants at S; v3.1: the cells plan.json names; --only . shows the
+lr-sweep, phase-1b and budget runs too). Writes
 speedup-vs-target-<metric>[-<model>]<tag>.md and, with matplotlib, one figure per model x
 profile x network: <model>-speedup-vs-target-<metric>-<profile>-<net><tag>.png (a line and a
 band per variant; panels over 4-node dense and over 1 node).
@@ -123,7 +125,7 @@ def run(args, argv, prog):
            ", ".join(f"`{os.path.relpath(pr['path'])}` ({pr['name']})" for pr in profiles), ""]
     figures = []
     for model, variants in group_variants(exps).items():
-        S, plan4, plan1 = plan_references(args.results_dir, model)
+        S, plan4, plan1, cells = plan_references(args.results_dir, model)
         names = {v.name for v in variants}
         ref4 = args.ref4 or (plan4 if plan4 in names else None)
         ref1 = args.ref1 or (plan1 if plan1 in names else None)
@@ -134,7 +136,8 @@ def run(args, argv, prog):
         sweep = Sweep(variants, key, d4, args.boot, args.seed, reference=args.reference)
         shows = only
         if shows is None and S is not None:
-            shows = re.compile(rf"-S{S}$")
+            shows = (re.compile("^(?:" + "|".join(map(re.escape, sorted(cells.values()))) + ")$")
+                     if cells else re.compile(rf"-S{S}$"))
         shown = [v for v in variants if shows is None or shows.search(v.name)
                  or v is d4 or v is d1]
         preface = []
@@ -142,8 +145,10 @@ def run(args, argv, prog):
             picked = [f"`{r}`" for r, given in ((ref4, args.ref4), (ref1, args.ref1))
                       if r and not given]
             what = ("; references from it: " + " and ".join(picked)) if picked else ""
-            rows = "" if only else (f"; rows and lines: the variants at S (`--only -S{S}$`; "
-                                    "`--only .` for every run)")
+            rows = "" if only else (
+                "; rows and lines: the cells at their lr at S (v3.1 amendment; `--only .` for "
+                "every run)" if cells else
+                f"; rows and lines: the variants at S (`--only -S{S}$`; `--only .` for every run)")
             preface = [f"{model}/plan.json: budget S = {S}{what}{rows}.", ""]
         out += sweep_lines(model, sweep, factors, profiles, networks, d1, shown, preface)
         if plt is not None and not sweep.ok():

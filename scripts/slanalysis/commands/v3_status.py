@@ -1,6 +1,7 @@
 """Where the reproduction-v3 suite stands: per model, the lr sweep's final dev CE by method and
-lr with the chosen lr, the budget runs and the budget decision, and how many of the suite's
-runs have finished, and a rough estimate of the hours phases 3-4 still need. Reads what
+lr with the chosen lr, the budget runs and the budget decision, phase 1b's re-tuning at S
+(v3.1) and the budget rule re-checked at dense's lr at S, how many of the suite's runs have
+finished, and a rough estimate of the hours still needed. Reads what
 scripts/repro_v3.py writes (results/repro-v3/<model>/plan.json,
 configs/repro-v3/<model>.json) and each run's summary.json; decides nothing itself (the rules
 are slanalysis/v3_rules.py, applied by the driver). The driver writes plan.json only between
@@ -60,8 +61,8 @@ def lr_lines(lr_table):
             else:
                 cells.append(f"**{ce:.3f}**" if chosen is not None and abs(chosen - lr) < 1e-12
                              else f"{ce:.3f}")
-        state = lr_label(chosen) if chosen is not None else ("grid not finished" if not ces
-                                                             else "extending past the edge")
+        state = lr_label(chosen) if chosen is not None else (
+            "grid not finished" if not ces or m.get("running") else "extending past the edge")
         tried = [float(k) for k in ces]
         if chosen is not None and len(tried) > 1 and (chosen >= max(tried) - 1e-12 or
                                                       chosen <= min(tried) + 1e-12):
@@ -128,10 +129,13 @@ def updates_done(results_dir, model, name):
 
 
 def remaining_lines(driver, suite, results_dir, model):
-    """Phases 3 and 4 still to run at S (the budget decision, or while the last budget run is
-    running, the S it tests), in hours of one core at the budget runs' measured pace: a run of
-    U updates on n nodes ~ U x n / 4 x (4-node seconds per update). Rough (the 1-node
-    controls validate as often as a 4-node run, so they take somewhat longer than this)."""
+    """What is left to run at S (the budget decision, or while the last budget run is running,
+    the S it tests), in hours of one core at the budget runs' measured pace: a run of U updates
+    on n nodes ~ U x n / 4 x (4-node seconds per update). Phase 1b's runs decided so far, the
+    budget re-check, seeds 2-3 of every cell and phase 4 (a cell still being tuned counted at
+    its phase-1 lr; the run lengths do not depend on it); further phase-1b grid points its
+    edge rule may still ask for are not counted. Rough (the 1-node controls validate as often
+    as a 4-node run, so they take somewhat longer than this)."""
     plan = suite.plan
     budget = plan.get("budget") or {}
     S, note = budget.get("S"), ""
@@ -144,16 +148,38 @@ def remaining_lines(driver, suite, results_dir, model):
     if rate is None:
         return []
     lrs, _ = driver.phase_lr(suite)
-    todo = driver.phase_main(suite, lrs, S) + driver.phase_scaling(suite, lrs, S)
+    lrS, todo = driver.phase_lr_at_S(suite, lrs, S)
+    assumed = {c: lrS.get(c, lrs[m]) for c, (m, _) in driver.CELLS.items()}
+    todo += driver.phase_budget_at_lr(suite, lrs, lrS, S)
+    todo += driver.phase_main(suite, lrs, assumed, S) + driver.phase_scaling(suite, lrs, assumed, S)
+    todo = list({e["name"]: e for e in todo}.values())
     hours = 0.0
     for e in todo:
         steps = int(next(x for x in e["set"] if x.startswith("train.max_steps=")).split("=")[1])
         left = max(0, steps - updates_done(results_dir, model, e["name"]))
         hours += left * e["nodes"] / 4 * rate / 3600
     shown = f"{hours:.1f}" if hours < 10 else f"{hours:.0f}"
-    return [f"Still to run{note}: {len(todo)} runs of phases 3-4, ~{shown} h on one core at "
-            f"{rate:.3f} s per 4-node update (the budget runs' pace, validation included; rough).",
-            ""]
+    return [f"Still to run{note}: {len(todo)} runs (phase 1b as decided so far, the budget "
+            f"re-check, phases 3-4), ~{shown} h on one core at {rate:.3f} s per 4-node update "
+            "(the budget runs' pace, validation included; rough).", ""]
+
+
+def retune_lines(plan):
+    """Phase 1b (v3.1): the lr re-tuned at S per cell, and the budget rule at dense's lr."""
+    at_s = plan.get("lr_at_S")
+    if not at_s:
+        return []
+    out = ["Learning rate re-tuned at S (phase 1b, v3.1 amendment; seed 1, each cell at its own "
+           "length): final dev CE; bold = chosen by phase 1's rule:", ""]
+    out += lr_lines(at_s) + [""]
+    b = plan.get("budget_at_lr_at_S")
+    if b:
+        runs = "; ".join(f"{n} updates: {r['final_dev_ce']:.4f} dev CE, {r['test_bleu']:.2f} BLEU"
+                         for n, r in sorted(b.get("runs", {}).items(), key=lambda kv: int(kv[0]))
+                         if r.get("final_dev_ce") is not None and r.get("test_bleu") is not None)
+        out += [f"Budget rule re-checked at 4-node dense's lr at S ({lr_label(b['lr'])}, S = "
+                f"{b['S']} against 2S): {b['status']}" + (f" ({runs})" if runs else "") + ".", ""]
+    return out
 
 
 def run(args, argv, prog):
@@ -172,7 +198,7 @@ def run(args, argv, prog):
             suite = driver.Suite(model)
             driver.decide(suite, "scaling")  # in memory: Suite.write() is never called
             plan = suite.plan
-            names = [e["name"] for e in suite.experiments]
+            names = [e["name"] for e in suite.record()]
         else:
             plan = read_json(os.path.join(args.results_dir, model, "plan.json"), quiet) or {}
             names = [e["name"] for e in (read_json(os.path.join(args.suites, f"{model}.json"),
@@ -185,6 +211,7 @@ def run(args, argv, prog):
                 "an edge choice extends the grid first):", ""]
         out += lr_lines(plan.get("lr", {})) + [""]
         out += ["Budget:", ""] + budget_lines(plan.get("budget")) + [""]
+        out += retune_lines(plan)
         if driver is not None:
             out += remaining_lines(driver, suite, args.results_dir, model)
     text = "\n".join(out)

@@ -208,7 +208,8 @@ class ClaimsV3(env.Case):
         self.assertEqual(c3.jsonable({"a": math.inf, 1: [math.nan]}), {"a": "inf", "1": [None]})
 
     def test_cells_match_the_driver(self):
-        # the cells are scripts/repro_v3.py phase_main's experiments, seeds included
+        # the cells are scripts/repro_v3.py's phase-3 experiments, seeds included (seed 1: the
+        # phase-1b run at the cell's lr at S, seeds 2 and 3: phase_main)
         import importlib.util
         spec = importlib.util.spec_from_file_location(
             "repro_v3_for_test", os.path.join(env.REPO, "scripts", "repro_v3.py"))
@@ -223,7 +224,9 @@ class ClaimsV3(env.Case):
                 return entries
         for model in c3.MODELS:
             lrs = dict.fromkeys(drv.METHODS, 0.004)
-            names = {e["name"] for e in drv.phase_main(Stub(model), lrs, S)}
+            lrS = dict.fromkeys(drv.CELLS, 0.004)
+            names = {e["name"] for e in drv.phase_main(Stub(model), lrs, lrS, S)}
+            names |= {drv.cell_entry(model, k, S, 1, 0.004, 0.004)["name"] for k in drv.CELLS}
             mine = {f"{model}-{k}-S{S}-s{s}" for k in c3.CELLS
                     for s in (c3.DESCENDANT_SEEDS[model] if k in c3.DESCENDANTS else c3.SEEDS)}
             self.assertEqual(mine, names, model)
@@ -474,6 +477,43 @@ class ClaimsV3(env.Case):
                             "--link-terms", "paper", "--no-plot", "--only", ".", "--out",
                             os.path.join(self.work, "figs")])
         self.assertIn("| transformer-4node-dense-S30 |", r.stdout)
+
+    def test_cells_at_their_lr_at_S_from_plan(self):
+        """v3.1: plan.json's lr_at_S names each cell's variant; the cell at the phase-1 lr stays
+        a run of the tree but is no longer the cell (nor the reference); a cell not tuned yet
+        is pending."""
+        nodes, method, clock, curves, bleu, _ = TF["4node-dense"]
+        tuned = "transformer-4node-dense-lr0.002-S300"
+        for seed in (1, 2, 3):
+            write_run(os.path.join(self.root, "transformer", f"{tuned}-s{seed}"), "transformer",
+                      nodes, method, clock, seed, (3.0, 2.0, 1.9), 33 + seed, None)
+        plan = {"budget": {"S": S, "status": "capped", "runs": {}},
+                "lr_at_S": {"4node-dense": {"chosen_lr": 0.002, "cell": tuned},
+                            "4node-sparse": {"chosen_lr": None, "cell": None}}}
+        with open(os.path.join(self.root, "transformer", "plan.json"), "w") as f:
+            json.dump(plan, f)
+        doc, text = self.claims()
+        cells = doc["models"]["transformer"]["cells"]
+        self.assertEqual(cells["4node-dense"]["name"], tuned)
+        self.close(cells["4node-dense"]["final_dev_ce"]["mean"], 1.9)
+        self.assertEqual(cells["4node-dense"]["test_bleu"]["mean"], 35)       # 34, 35, 36
+        self.assertEqual(cells["4node-sparse"]["complete_seeds"], [])
+        self.assertIn("`transformer-4node-sparse-S300`: its lr at S not chosen yet (phase 1b, v3.1)",
+                      doc["claims"]["1a"]["missing"])
+        self.assertEqual(doc["claims"]["1a"]["verdict"], "pending")
+        self.assertIn(f"--ref4 {tuned} --ref1 transformer-1node-dense-equal-tokens-S{S}",
+                      doc["models"]["transformer"]["speedup_vs_target_command"])
+        r = env.run_script(["scripts/analyze.py", "speedup-vs-target", self.root, "--model",
+                            "transformer", "--profile", self.profile, "--network", "1gbe",
+                            "--link-terms", "paper", "--no-plot", "--out",
+                            os.path.join(self.work, "figs")])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn(f"references from it: `{tuned}` and "
+                      f"`transformer-1node-dense-equal-tokens-S{S}`; rows and lines: the cells at "
+                      "their lr at S", r.stdout)
+        self.assertIn(f"Reference `{tuned}` (3 seed(s))", r.stdout)
+        self.assertNotIn(f"| transformer-4node-dense-S{S} |", r.stdout)
+        self.assertNotIn(f"| transformer-4node-sparse-partial-k500-S{S} |", r.stdout)  # untuned
 
     def test_descendants_at_equal_bytes(self):
         """The demo row's pick. bytes_per_step: sparse+partial 100 (B* = 300 x 100 = 30000),

@@ -8,9 +8,13 @@ valid.jsonl whose final dev CE is a known function of the method, lr and updates
     lower grid then grows upward to it) but
     sparse-only (0.008, top of the grid -> 0.016 is run too) and 1-node dense (0.001, bottom
     -> 0.0005 is run too);
-  4-node dense at S: dev CE 2 + 400 / S, test BLEU 30 - 10000 / S:
-    3000 -> 6000: 2.1333 -> 2.0667 (-3.1%: not met); 6000 -> 12000: 2.0667 -> 2.0333 (-1.6%)
-    and BLEU 28.33 -> 29.17 (+0.83): met, so S = 6000."""
+  runs of U updates at lr (budget, phase 1b, main): dev CE 2 + 400 / U + 0.01 (log2(lr / b))^2,
+    b = 0.002 (the 1-node equal-tokens control: 0.0005), test BLEU 30 - 10000 / U:
+    budget (4-node dense at 0.004, +0.01): 3000 -> 6000: 2.1433 -> 2.0767 (-3.1%: not met);
+    6000 -> 12000: 2.0767 -> 2.0433 (-1.6%) and BLEU 28.33 -> 29.17 (+0.83): met, so S = 6000;
+  phase 1b, from {phase-1 lr, half of it}: every 4-node cell goes down to 0.002 (0.001 runs
+    and loses); 1-node equal updates (phase 1: 0.001) goes up: 0.002 wins, 0.004 loses; equal
+    tokens: 0.0005 wins, 0.00025 loses."""
 import fcntl
 import json
 import os
@@ -55,7 +59,8 @@ for e in suite["experiments"]:
         best = 0.008 if "-lr-4node-sparse-lr" in name else 0.001 if "1node" in name else 0.004
         ce, bleu = 2 + 0.1 * math.log2(lr / best) ** 2, None
     else:
-        ce, bleu = 2 + 400 / steps, 30 - 10000 / steps
+        best = 0.0005 if "equal-tokens" in name else 0.002
+        ce, bleu = 2 + 400 / steps + 0.01 * math.log2(lr / best) ** 2, 30 - 10000 / steps
     with open(os.path.join(d, "valid.jsonl"), "w") as f:
         f.write(json.dumps({"step": steps // 2, "dev_ce": ce + 1}) + "\n")
         f.write(json.dumps({"step": steps, "dev_ce": ce}) + "\n")
@@ -132,14 +137,15 @@ class Driver(env.Case):
         self.assertIn("repro_v3: rnn: done up to phase lr", p.stdout)
         self.assertIn("repro_v3: transformer: done up to phase lr", p.stdout)
 
+    def run_driver(self, *args):
+        cfg, res = os.path.join(self.work, "configs"), os.path.join(self.work, "results")
+        os.makedirs(cfg, exist_ok=True)
+        return subprocess.run([sys.executable, DRIVER, "transformer", "--bin", self.fake(),
+                               "--results", res, "--config-dir", cfg, *args],
+                              capture_output=True, text=True), cfg, res
+
     def test_all_phases(self):
-        fake = self.fake()
-        cfg = os.path.join(self.work, "configs")
-        os.makedirs(cfg)
-        res = os.path.join(self.work, "results")
-        run = [sys.executable, DRIVER, "transformer", "--bin", fake, "--results", res,
-               "--config-dir", cfg]
-        p = subprocess.run(run, capture_output=True, text=True)
+        p, cfg, res = self.run_driver()
         self.assertEqual(p.returncode, 0, p.stderr + p.stdout[-2000:])
         plan = load(os.path.join(res, "transformer", "plan.json"))
         chosen = {m: v["chosen_lr"] for m, v in plan["lr"].items()}
@@ -149,40 +155,101 @@ class Driver(env.Case):
         self.assertIn("0.016", plan["lr"]["4node-sparse"]["final_dev_ce"])
         self.assertIn("0.0005", plan["lr"]["1node-dense"]["final_dev_ce"])
         self.assertEqual((plan["budget"]["S"], plan["budget"]["status"]), (6000, "met"))
-        names = [e["name"] for e in load(os.path.join(cfg, "transformer.json"))["experiments"]]
-        # 28 grid runs + 2 extensions, budget runs 3000/6000/12000, main: 7 cells (1-node twice)
-        # x 3 seeds = 24 minus dense S6000 s1 (the budget run), scaling 4
         # DeMo's grid 0.000125-0.001 has its best (nearest 0.004) at the top: 0.002, 0.004 and
         # 0.008 are run in turn, 0.004 wins
         self.assertEqual(chosen["4node-demo"], 0.004)
         self.assertEqual(sorted(plan["lr"]["4node-demo"]["final_dev_ce"]),
                          ["0.000125", "0.00025", "0.0005", "0.001", "0.002", "0.004", "0.008"])
-        # 7 methods x 4 + 2 extensions, PowerSGD and DiLoCo 4 each, DeMo 7
+        # phase 1b: each cell re-tuned at S from {phase-1 lr, half}, phase 1's edge rule
+        at_s = plan["lr_at_S"]
+        self.assertEqual({c: v["chosen_lr"] for c, v in at_s.items()},
+                         {**{c: 0.002 for c in at_s}, "1node-dense-equal-tokens": 0.0005})
+        self.assertEqual(sorted(at_s["4node-sparse"]["final_dev_ce"], key=float),
+                         ["0.001", "0.002", "0.004", "0.008"])
+        self.assertEqual(sorted(at_s["1node-dense-equal-updates"]["final_dev_ce"], key=float),
+                         ["0.0005", "0.001", "0.002", "0.004"])   # grew upward from 0.001
+        self.assertEqual(sorted(at_s["1node-dense-equal-tokens"]["final_dev_ce"], key=float),
+                         ["0.00025", "0.0005", "0.001"])
+        self.assertEqual(at_s["4node-dense"]["cell"], "transformer-4node-dense-lr0.002-S6000")
+        self.assertEqual(at_s["1node-dense-equal-tokens"]["steps"], 24000)
+        # the budget rule re-checked at dense's lr at S (2S = 12000)
+        b = plan["budget_at_lr_at_S"]
+        self.assertEqual((b["lr"], b["status"]), (0.002, "met"))
+        self.assertEqual(b["runs"]["12000"]["run"], "transformer-4node-dense-lr0.002-S12000-s1")
+        names = [e["name"] for e in load(os.path.join(cfg, "transformer.json"))["experiments"]]
+        # phase 1: 7 methods x 4 + 2 extensions, PowerSGD and DiLoCo 4 each, DeMo 7
         self.assertEqual(len([n for n in names if "-lr-" in n]), 30 + 4 + 4 + 7)
-        self.assertEqual(len([n for n in names if n.startswith("transformer-4node-dense-S")]), 2 + 3)
-        # main: 8 cells x 3 seeds, descendants 3 x 3 seeds (Transformer), scaling 4
-        self.assertEqual(len([n for n in names if "-S6000-" in n]), 24 + 9 + 4)
-        self.assertEqual(len(names), 45 + 3 + 23 + 9 + 4)
+        # budget 3000, 6000, 12000 at 0.004; phase 1b: 35 grid runs, one of them the S run
+        self.assertEqual(len([n for n in names if n.startswith("transformer-4node-dense-S")]), 3)
+        grid = [n for n in names if n.endswith("-S6000-s1") and "2node" not in n and "rho" not in n]
+        self.assertEqual(len(grid), 3 + 4 + 4 * 3 + 4 + 3 + 3 * 3)
+        # phase 3: seeds 2 and 3 of the 11 cells (descendants: 3 seeds for the Transformer), all
+        # at the lr at S; no seed beyond 1 at a phase-1 lr
+        later = [n for n in names if n.endswith(("-s2", "-s3"))]
+        self.assertEqual(len(later), 22)
+        self.assertTrue(all("-lr0.002-" in n or "-lr0.0005-" in n for n in later), later)
+        self.assertEqual(len(names), 45 + 3 + 34 + 1 + 22 + 4)
         calls = lines(os.path.join(res, "calls.log"))
         self.assertEqual(len(calls), len(names))  # every experiment ran exactly once
         line = {c.split()[0]: c for c in calls}
         # the chosen lr and its warm-up reach the later runs; equal tokens = 4S updates of 1 node
-        self.assertIn("train.lr=0.008 train.warmup=400", line["transformer-4node-sparse-S6000-s2"])
-        self.assertIn("distributed.method=demo train.optimizer=sign train.lr=0.004",
-                      line["transformer-4node-demo-S6000-s3"])
-        tok = line["transformer-1node-dense-equal-tokens-S6000-s3"]
-        self.assertIn("train.lr=0.001 train.warmup=200", tok)
+        self.assertIn("train.lr=0.002 train.warmup=200", line["transformer-4node-sparse-lr0.002-S6000-s2"])
+        self.assertIn("distributed.method=demo train.optimizer=sign train.lr=0.002",
+                      line["transformer-4node-demo-lr0.002-S6000-s3"])
+        tok = line["transformer-1node-dense-equal-tokens-lr0.0005-S6000-s3"]
+        self.assertIn("train.lr=0.0005 train.warmup=200", tok)
         self.assertIn("train.max_steps=24000 valid.every=800 valid.final_every=100", tok)
-        self.assertIn("distributed.drop_ratio=0.999", line["transformer-4node-sparse-partial-k500-rho0.999-S6000-s1"])
-        # seed 1 of every main cell is decided before any seed 2
+        self.assertIn("train.lr=0.002", line["transformer-2node-dense-lr0.002-S6000-s1"])
+        self.assertIn("distributed.drop_ratio=0.999",
+                      line["transformer-4node-sparse-partial-k500-rho0.999-lr0.002-S6000-s1"])
+        # phase 1b before any seed 2; seed 2 of every cell before any seed 3
         first_s2 = min(i for i, n in enumerate(names) if n.endswith("-s2"))
-        last_s1 = max(i for i, n in enumerate(names) if "-S6000-s1" in n and "rho" not in n and "2node" not in n)
-        self.assertLess(last_s1, first_s2)
+        self.assertLess(max(names.index(n) for n in grid), first_s2)
+        self.assertLess(max(i for i, n in enumerate(names) if n.endswith("-s2")),
+                        min(i for i, n in enumerate(names) if n.endswith("-s3")))
         # a second call has nothing left to do and runs nothing
-        p = subprocess.run(run, capture_output=True, text=True)
+        p, _, _ = self.run_driver()
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertIn("done up to phase scaling", p.stdout)
         self.assertEqual(len(lines(os.path.join(res, "calls.log"))), len(calls))
+
+    def test_v3_seeds_at_the_phase1_lr_are_dropped_unrun(self):
+        """A suite written by the v3 driver (seeds 2-3 decided at the phase-1 lrs, never
+        started): the v3.1 driver drops them from the suite and never runs them."""
+        p, cfg, res = self.run_driver("--until", "budget")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        path = os.path.join(cfg, "transformer.json")
+        suite = load(path)
+        sets = next(e for e in suite["experiments"] if e["name"] == "transformer-4node-dense-S6000-s1")
+        old = dict(sets, name="transformer-4node-sparse-S6000-s2",
+                   set=[x.replace("train.lr=0.004", "train.lr=0.008") for x in sets["set"]])
+        suite["experiments"].append(old)
+        with open(path, "w") as f:
+            json.dump(suite, f)
+        p, _, _ = self.run_driver("--until", "main")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        names = [e["name"] for e in load(path)["experiments"]]
+        self.assertNotIn(old["name"], names)
+        self.assertIn("transformer-4node-sparse-lr0.002-S6000-s2", names)
+        calls = [c.split()[0] for c in lines(os.path.join(res, "calls.log"))]
+        self.assertNotIn(old["name"], calls)
+
+    def test_a_started_run_the_rules_now_set_otherwise_stops_the_driver(self):
+        p, cfg, res = self.run_driver("--until", "budget")
+        path = os.path.join(cfg, "transformer.json")
+        suite = load(path)
+        sets = next(e for e in suite["experiments"] if e["name"] == "transformer-4node-dense-S6000-s1")
+        clash = dict(sets, name="transformer-4node-dense-lr0.002-S6000-s1")  # lr 0.004 inside
+        suite["experiments"].append(clash)
+        with open(path, "w") as f:
+            json.dump(suite, f)
+        os.makedirs(os.path.join(res, "transformer", clash["name"]))   # it started
+        p, _, _ = self.run_driver()
+        self.assertEqual(p.returncode, 2, p.stdout[-1000:])
+        self.assertIn("'transformer-4node-dense-lr0.002-S6000-s1' has started", p.stderr)
+        self.assertNotIn("Traceback", p.stderr)
+        calls = [c.split()[0] for c in lines(os.path.join(res, "calls.log"))]
+        self.assertNotIn(clash["name"], calls)
 
     def test_phase4_joins_while_the_last_phase3_runs_elsewhere(self):
         """Everything left of phase 3 held by another process: phase 4's runs go ahead (the
@@ -190,7 +257,7 @@ class Driver(env.Case):
         fake = self.fake()
         cfg, res = os.path.join(self.work, "configs"), os.path.join(self.work, "results")
         os.makedirs(cfg)
-        last3 = "transformer-4node-demo-S6000-s3"   # the last phase-3 entry (S = 6000 here)
+        last3 = "transformer-4node-demo-lr0.002-S6000-s3"   # the last phase-3 entry (S = 6000)
         held = os.path.join(res, "transformer", last3)
         os.makedirs(held)
         fd = os.open(os.path.join(held, ".lock"), os.O_RDWR | os.O_CREAT)
@@ -205,8 +272,8 @@ class Driver(env.Case):
             if "running in another process" in line:
                 break
         calls = [c.split()[0] for c in lines(os.path.join(res, "calls.log"))]
-        self.assertIn("transformer-2node-dense-S6000-s1", calls)       # phase 4 already ran
-        self.assertIn("transformer-4node-sparse-partial-k500-rho0.999-S6000-s1", calls)
+        self.assertIn("transformer-2node-dense-lr0.002-S6000-s1", calls)   # phase 4 already ran
+        self.assertIn("transformer-4node-sparse-partial-k500-rho0.999-lr0.002-S6000-s1", calls)
         self.assertNotIn(last3, calls)
         os.close(fd)
         out += p.stdout.read()

@@ -70,7 +70,7 @@ class V3Status(env.Case):
         self.assertEqual(os.listdir(suites), [])
 
     def test_remaining_estimate(self):
-        """Phases 3-4 still to run, at the budget runs' pace: the 4-node S3000 run logged
+        """Phase 1b, the budget re-check and phases 3-4 still to run, at the budget runs' pace: the 4-node S3000 run logged
         wall_s 300 at update 3000 (0.1 s per update). Left: a 4-node run of 6000 updates
         with 1000 done (5000 x 4/4 x 0.1 = 500 s) and a 1-node run of 24000 (24000 x 1/4 x 0.1
         = 600 s): 1100 s = 0.31 h (one decimal below 10 h)."""
@@ -86,21 +86,32 @@ class V3Status(env.Case):
             plan = {"budget": {"runs": {"3000": {}}, "S": None, "status": "running"}}
 
         class Driver:
+            CELLS = {"4node-x": ("4node-x", 1)}
+            X = {"name": "m-4node-x-S6000-s1", "nodes": 4, "set": ["train.max_steps=6000"]}
+
             def phase_lr(self, suite):
-                return {}, []
+                return {"4node-x": 0.004}, []
 
-            def phase_main(self, suite, lrs, S):
+            def phase_lr_at_S(self, suite, lrs, S):
                 assert S == 3000
-                return [{"name": "m-4node-x-S6000-s1", "nodes": 4, "set": ["train.max_steps=6000"]}]
+                return {}, [self.X]               # phase 1b still tuning
 
-            def phase_scaling(self, suite, lrs, S):
+            def phase_budget_at_lr(self, suite, lrs, lrS, S):
+                return []
+
+            def phase_main(self, suite, lrs, lrS, S):
+                assert lrS == {"4node-x": 0.004}  # counted at its phase-1 lr meanwhile
+                return [self.X]                   # the same run twice is counted once
+
+            def phase_scaling(self, suite, lrs, lrS, S):
                 return [{"name": "m-1node-y", "nodes": 1, "set": ["a=b", "train.max_steps=24000"]}]
 
         lines = v3_status.remaining_lines(Driver(), Suite(), res, "m")
         self.close(v3_status.wall_per_update(res, "m", Suite.plan), 0.1)
         self.assertEqual(lines[0], "Still to run if S = 3000 (the S its running 2S run tests): 2 "
-                                   "runs of phases 3-4, ~0.3 h on one core at 0.100 s per 4-node "
-                                   "update (the budget runs' pace, validation included; rough).")
+                                   "runs (phase 1b as decided so far, the budget re-check, phases "
+                                   "3-4), ~0.3 h on one core at 0.100 s per 4-node update (the "
+                                   "budget runs' pace, validation included; rough).")
         Suite.plan["budget"]["status"] = "capped"  # S unknown and nothing running: no line
         self.assertEqual(v3_status.remaining_lines(Driver(), Suite(), res, "m"), [])
 
