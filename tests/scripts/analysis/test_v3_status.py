@@ -27,7 +27,15 @@ class V3Status(env.Case):
                                     "chosen_lr": 0.002}},
             "budget": {"runs": {"6000": {"final_dev_ce": 2.5, "test_bleu": 30.0},
                                 "3000": {"final_dev_ce": 2.7, "test_bleu": 28.25}},
-                       "S": None, "status": "running", "cap": 48000}})
+                       "S": None, "status": "running", "cap": 48000},
+            # v3.1: phase 1b, one cell chosen, one with a grid point still running
+            "lr_at_S": {"4node-dense": {"final_dev_ce": {"0.004": 1.559, "0.002": 1.6612,
+                                                         "0.008": 1.8365}, "chosen_lr": 0.004,
+                                        "running": False},
+                        "4node-sparse": {"final_dev_ce": {"0.002": 1.7211}, "chosen_lr": None,
+                                         "running": True}},
+            "budget_at_lr_at_S": {"lr": 0.004, "S": 24000, "status": "running",
+                                  "runs": {"24000": {"final_dev_ce": 1.559, "test_bleu": 41.69}}}})
         dump(os.path.join(suites, "tf.json"),
              {"experiments": [{"name": "tf-a"}, {"name": "tf-b"}, {"name": "tf-c"}]})
         dump(os.path.join(res, "tf", "tf-a", "summary.json"), {"status": "complete"})
@@ -45,6 +53,11 @@ class V3Status(env.Case):
         self.assertIn("| 3000 | 2.7000 | 28.25 |", r.stdout)
         self.assertLess(r.stdout.index("| 3000 |"), r.stdout.index("| 6000 |"))
         self.assertIn("Runs in the suite so far: 3; finished 1, started and unfinished 1", r.stdout)
+        retune = r.stdout[r.stdout.index("Learning rate re-tuned at S"):]
+        self.assertIn("| 4node-dense | 1.661 | **1.559** | 1.837 | 0.004 |", retune)
+        self.assertIn("| 4node-sparse | 1.721 |  |  | grid not finished |", retune)
+        self.assertIn("Budget rule re-checked at 4-node dense's lr at S (0.004, S = 24000 against "
+                      "2S): running (24000 updates: 1.5590 dev CE, 41.69 BLEU).", retune)
         with open(out) as f:
             self.assertEqual(f.read(), r.stdout)
         bad = env.run_script(["scripts/analyze.py", "v3-status", self.work + "/none"])
