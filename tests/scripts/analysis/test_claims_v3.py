@@ -191,6 +191,15 @@ class ClaimsV3(env.Case):
         with open(out) as f:
             return json.load(f), r.stdout
 
+    def speedup_vs_target(self, *extra):
+        """analyze.py speedup-vs-target on the Transformer's cells (exit status checked)."""
+        r = env.run_script(["scripts/analyze.py", "speedup-vs-target", self.root, "--model",
+                            "transformer", "--profile", self.profile, "--network", "1gbe",
+                            "--link-terms", "paper", "--no-plot", "--out",
+                            os.path.join(self.work, "figs")] + list(extra))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return r
+
     # -- pieces --------------------------------------------------------------------------
     def test_combine_and_stats(self):
         self.assertEqual(c3.combine([True, True]), "reproduced")
@@ -456,11 +465,7 @@ class ClaimsV3(env.Case):
         nodes, method, clock, curves, bleu, _ = TF["4node-dense"]
         write_run(os.path.join(self.root, "transformer", "transformer-4node-dense-S30-s1"),
                   "transformer", nodes, method, clock, 1, (9.0, 8.0, 7.0), 5, None)
-        r = env.run_script(["scripts/analyze.py", "speedup-vs-target", self.root, "--model",
-                            "transformer", "--profile", self.profile, "--network", "1gbe",
-                            "--link-terms", "paper", "--no-plot", "--out",
-                            os.path.join(self.work, "figs")])
-        self.assertEqual(r.returncode, 0, r.stderr)
+        r = self.speedup_vs_target()
         self.assertIn(f"transformer/plan.json: budget S = {S}; references from it: "
                       f"`transformer-4node-dense-S{S}` and "
                       f"`transformer-1node-dense-equal-tokens-S{S}`; rows and lines: the "
@@ -472,10 +477,7 @@ class ClaimsV3(env.Case):
                    if x.startswith(f"| transformer-4node-sparse-partial-k500-S{S} |"))
         self.assertIn(f"| {TF_OVER_DENSE:.2f}x [", row)          # the x1.05 column
         # --only . shows every run
-        r = env.run_script(["scripts/analyze.py", "speedup-vs-target", self.root, "--model",
-                            "transformer", "--profile", self.profile, "--network", "1gbe",
-                            "--link-terms", "paper", "--no-plot", "--only", ".", "--out",
-                            os.path.join(self.work, "figs")])
+        r = self.speedup_vs_target("--only", ".")
         self.assertIn("| transformer-4node-dense-S30 |", r.stdout)
 
     def test_cells_at_their_lr_at_S_from_plan(self):
@@ -503,11 +505,7 @@ class ClaimsV3(env.Case):
         self.assertEqual(doc["claims"]["1a"]["verdict"], "pending")
         self.assertIn(f"--ref4 {tuned} --ref1 transformer-1node-dense-equal-tokens-S{S}",
                       doc["models"]["transformer"]["speedup_vs_target_command"])
-        r = env.run_script(["scripts/analyze.py", "speedup-vs-target", self.root, "--model",
-                            "transformer", "--profile", self.profile, "--network", "1gbe",
-                            "--link-terms", "paper", "--no-plot", "--out",
-                            os.path.join(self.work, "figs")])
-        self.assertEqual(r.returncode, 0, r.stderr)
+        r = self.speedup_vs_target()
         self.assertIn(f"references from it: `{tuned}` and "
                       f"`transformer-1node-dense-equal-tokens-S{S}`; rows and lines: the cells at "
                       "their lr at S", r.stdout)
