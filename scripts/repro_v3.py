@@ -319,12 +319,19 @@ def phase_lr_at_S(s, lrs, S):
                 todo += missing
                 break
             best, nxt = rules.choose_lr(finals, lo, hi)
+            if best is None:
+                # every lr diverged (README v3.1): go on below the smallest, within the range
+                low = min(grid) / 2
+                nxt = low if low >= lo * (1 - 1e-9) else None
             if nxt is None:
                 break
             grid.append(nxt)
         if best is not None and not missing:
             chosen[cell] = best
         table[cell] = {"phase1_lr": lr1, "steps": f * S, "running": bool(missing),
+                       "to_run": [rules.lr_label(lr) for lr in grid
+                                  if any(e["name"].endswith(f"-{stem(cell, lr, lr1, S)}-s1")
+                                         for e in missing)],
                        "final_dev_ce": {rules.lr_label(k): v for k, v in sorted(finals.items())},
                        "test_bleu": {rules.lr_label(k): v for k, v in sorted(bleus.items())},
                        "chosen_lr": chosen.get(cell),
@@ -497,18 +504,18 @@ def main():
 def drive(model, a):
     """Runs (or with --plan, shows) one model's suite to the end of phase a.until."""
     while True:
-        if a.plan:
-            s = Suite(model)
-            todo = decide(s, a.until)
-        else:
-            with ModelLock(model):
+        try:
+            if a.plan:
                 s = Suite(model)
-                try:
+                todo = decide(s, a.until)
+            else:
+                with ModelLock(model):
+                    s = Suite(model)
                     todo = decide(s, a.until, busy)
-                except Conflict as e:
-                    print(f"repro_v3: {e}", file=sys.stderr)
-                    return 2
-                s.write()
+                    s.write()
+        except Conflict as e:
+            print(f"repro_v3: {e}", file=sys.stderr)
+            return 2
         print(json.dumps(s.plan, indent=1, sort_keys=True))
         if a.plan or not todo:
             print(f"repro_v3: {model}: " + (f"{len(todo)} experiment(s) to run next: " +

@@ -286,8 +286,10 @@ class Model:
         self.variants = group_variants([e for e in exps if e.valid]).get(model, [])
         named = {v.name: v for v in self.variants}
         plan = read_plan(results_dir, model) or {}
-        plan.setdefault("budget", {"S": S})
-        plan["budget"] = dict(plan["budget"], S=S)   # an S given on the command line names too
+        if plan_budget(plan) != S:
+            # an S given on the command line: plan.json's cells are at its own S, so the cells
+            # are the v3 names at the S given
+            plan = {"budget": {"S": S}}
         names, untuned = plan_cells(plan, model, CELLS)
         for key in CELLS:
             seeds = DESCENDANT_SEEDS.get(model, SEEDS) if key in DESCENDANTS else SEEDS

@@ -77,13 +77,17 @@ def plan_cells(plan, model, cells):
 
 
 def plan_references(results_dir, model):
-    """(S, 4-node dense variant name, 1-node variant name, {cell: name} of every tuned cell) of
-    a v3 tree; (None, None, None, {}) when the model has no budget S yet."""
+    """(S, 4-node dense variant name, 1-node variant name, cells) of a v3 tree; (None, None,
+    None, None) when the model has no budget S yet. cells: None for a v3 plan; with the v3.1
+    amendment (plan.json lr_at_S) {cell: name} of the cells tuned at S so far, and a reference
+    whose lr at S is not chosen yet is None (no run at a phase-1 lr stands in for it)."""
     plan = read_plan(results_dir, model)
     S = plan_budget(plan)
     if S is None:
-        return None, None, None, {}
+        return None, None, None, None
     dense4, tokens = "4node-dense", "1node-dense-equal-tokens"
-    names, open_ = plan_cells(plan, model, (plan.get("lr_at_S") or {}).keys() | {dense4, tokens})
-    tuned = {c: n for c, n in names.items() if c not in open_ and "lr_at_S" in plan}
-    return S, names[dense4], names[tokens], tuned
+    if "lr_at_S" not in plan:
+        return S, f"{model}-{dense4}-S{S}", f"{model}-{tokens}-S{S}", None
+    names, open_ = plan_cells(plan, model, plan["lr_at_S"].keys() | {dense4, tokens})
+    tuned = {c: n for c, n in names.items() if c not in open_}
+    return S, tuned.get(dense4), tuned.get(tokens), tuned

@@ -127,9 +127,18 @@ def run(args, argv, prog):
     for model, variants in group_variants(exps).items():
         S, plan4, plan1, cells = plan_references(args.results_dir, model)
         names = {v.name for v in variants}
+        untuned = [what for what, ref, given in (("4-node dense", plan4, args.ref4),
+                                                 ("1 node at equal tokens", plan1, args.ref1))
+                   if cells is not None and ref is None and not given]
+        if "4-node dense" in untuned:
+            out += [f"## {model}", "", f"(4-node dense's lr at S is not chosen yet (v3.1 phase "
+                    "1b): no reference, no targets; `--ref4 NAME` picks one)", ""]
+            continue
         ref4 = args.ref4 or (plan4 if plan4 in names else None)
         ref1 = args.ref1 or (plan1 if plan1 in names else None)
         d4, d1 = variant_references(variants, ref4, ref1)
+        if untuned:   # the 1-node control is still being tuned: no 1-node panel meanwhile
+            d1 = None
         if d4 is None:
             out += [f"## {model}", "", "(no 4-node dense variant: no targets)", ""]
             continue
@@ -137,7 +146,7 @@ def run(args, argv, prog):
         shows = only
         if shows is None and S is not None:
             shows = (re.compile("^(?:" + "|".join(map(re.escape, sorted(cells.values()))) + ")$")
-                     if cells else re.compile(rf"-S{S}$"))
+                     if cells is not None else re.compile(rf"-S{S}$"))
         shown = [v for v in variants if shows is None or shows.search(v.name)
                  or v is d4 or v is d1]
         preface = []
@@ -145,9 +154,11 @@ def run(args, argv, prog):
             picked = [f"`{r}`" for r, given in ((ref4, args.ref4), (ref1, args.ref1))
                       if r and not given]
             what = ("; references from it: " + " and ".join(picked)) if picked else ""
+            if untuned:
+                what += "; no 1-node reference yet (its lr at S is not chosen: v3.1 phase 1b)"
             rows = "" if only else (
                 "; rows and lines: the cells at their lr at S (v3.1 amendment; `--only .` for "
-                "every run)" if cells else
+                "every run)" if cells is not None else
                 f"; rows and lines: the variants at S (`--only -S{S}$`; `--only .` for every run)")
             preface = [f"{model}/plan.json: budget S = {S}{what}{rows}.", ""]
         out += sweep_lines(model, sweep, factors, profiles, networks, d1, shown, preface)

@@ -61,8 +61,14 @@ def lr_lines(lr_table):
             else:
                 cells.append(f"**{ce:.3f}**" if chosen is not None and abs(chosen - lr) < 1e-12
                              else f"{ce:.3f}")
-        state = lr_label(chosen) if chosen is not None else (
-            "grid not finished" if not ces or m.get("running") else "extending past the edge")
+        if chosen is not None:
+            state = lr_label(chosen)
+        elif m.get("to_run"):
+            state = "to run: " + ", ".join(m["to_run"])
+        else:
+            state = ("grid not finished" if not ces or m.get("running") else
+                     "every lr diverged" if ces and all(v is None for v in ces.values()) else
+                     "extending past the edge")
         tried = [float(k) for k in ces]
         if chosen is not None and len(tried) > 1 and (chosen >= max(tried) - 1e-12 or
                                                       chosen <= min(tried) + 1e-12):
@@ -133,7 +139,7 @@ def remaining_lines(driver, suite, results_dir, model):
     the S it tests), in hours of one core at the budget runs' measured pace: a run of U updates
     on n nodes ~ U x n / 4 x (4-node seconds per update). Phase 1b's runs decided so far, the
     budget re-check, seeds 2-3 of every cell and phase 4 (a cell still being tuned counted at
-    its phase-1 lr; the run lengths do not depend on it); further phase-1b grid points its
+    half its phase-1 lr; the run lengths do not depend on it); further phase-1b grid points its
     edge rule may still ask for are not counted. Rough (the 1-node controls validate as often
     as a 4-node run, so they take somewhat longer than this)."""
     plan = suite.plan
@@ -149,8 +155,10 @@ def remaining_lines(driver, suite, results_dir, model):
         return []
     lrs, _ = driver.phase_lr(suite)
     lrS, todo = driver.phase_lr_at_S(suite, lrs, S)
-    assumed = {c: lrS.get(c, lrs[m]) for c, (m, _) in driver.CELLS.items()}
-    todo += driver.phase_budget_at_lr(suite, lrs, lrS, S)
+    # a cell still being tuned is counted at half its phase-1 lr: only whether a run of that
+    # name exists matters here (at the phase-1 lr seed 1 and the 2S run of 4-node dense may)
+    assumed = {c: lrS.get(c, lrs[m] / 2) for c, (m, _) in driver.CELLS.items()}
+    todo += driver.phase_budget_at_lr(suite, lrs, assumed, S)
     todo += driver.phase_main(suite, lrs, assumed, S) + driver.phase_scaling(suite, lrs, assumed, S)
     todo = list({e["name"]: e for e in todo}.values())
     hours = 0.0

@@ -506,12 +506,29 @@ class ClaimsV3(env.Case):
         self.assertIn(f"--ref4 {tuned} --ref1 transformer-1node-dense-equal-tokens-S{S}",
                       doc["models"]["transformer"]["speedup_vs_target_command"])
         r = self.speedup_vs_target()
-        self.assertIn(f"references from it: `{tuned}` and "
-                      f"`transformer-1node-dense-equal-tokens-S{S}`; rows and lines: the cells at "
-                      "their lr at S", r.stdout)
+        # the 1-node control is not tuned yet: no 1-node reference (its phase-1 run is not one)
+        self.assertIn(f"references from it: `{tuned}`; no 1-node reference yet (its lr at S is "
+                      "not chosen: v3.1 phase 1b); rows and lines: the cells at their lr at S",
+                      r.stdout)
         self.assertIn(f"Reference `{tuned}` (3 seed(s))", r.stdout)
+        self.assertIn("1-node reference `none`", r.stdout)
         self.assertNotIn(f"| transformer-4node-dense-S{S} |", r.stdout)
         self.assertNotIn(f"| transformer-4node-sparse-partial-k500-S{S} |", r.stdout)  # untuned
+        # tuned at its phase-1 lr: the v3 name is the cell
+        tokens = f"transformer-1node-dense-equal-tokens-S{S}"
+        plan["lr_at_S"]["1node-dense-equal-tokens"] = {"chosen_lr": 0.004, "cell": tokens}
+        with open(os.path.join(self.root, "transformer", "plan.json"), "w") as f:
+            json.dump(plan, f)
+        r = self.speedup_vs_target()
+        self.assertIn(f"references from it: `{tuned}` and `{tokens}`; rows and lines", r.stdout)
+        # 4-node dense not tuned: no reference at all, rather than its run at the phase-1 lr
+        plan["lr_at_S"]["4node-dense"] = {"chosen_lr": None, "cell": None}
+        with open(os.path.join(self.root, "transformer", "plan.json"), "w") as f:
+            json.dump(plan, f)
+        r = self.speedup_vs_target()
+        self.assertIn("(4-node dense's lr at S is not chosen yet (v3.1 phase 1b): no reference, "
+                      "no targets; `--ref4 NAME` picks one)", r.stdout)
+        self.assertNotIn("Reference `", r.stdout)
 
     def test_descendants_at_equal_bytes(self):
         """The demo row's pick. bytes_per_step: sparse+partial 100 (B* = 300 x 100 = 30000),

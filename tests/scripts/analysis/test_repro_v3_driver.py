@@ -29,7 +29,7 @@ import analysis_env as env
 DRIVER = os.path.join(env.REPO, "scripts", "repro_v3.py")
 
 FAKE = r'''#!/usr/bin/env python3
-import fcntl, json, math, os, sys
+import fcntl, json, math, os, re, sys
 a = sys.argv[1:]
 suite = json.load(open(a[a.index("--suite") + 1]))
 root = a[a.index("--output-root") + 1]
@@ -61,10 +61,15 @@ for e in suite["experiments"]:
     else:
         best = 0.0005 if "equal-tokens" in name else 0.002
         ce, bleu = 2 + 400 / steps + 0.01 * math.log2(lr / best) ** 2, 30 - 10000 / steps
+    diverge = os.environ.get("FAKE_DIVERGE")   # runs whose name matches stop non-finite
+    diverged = bool(diverge) and re.search(diverge, name) is not None
     with open(os.path.join(d, "valid.jsonl"), "w") as f:
         f.write(json.dumps({"step": steps // 2, "dev_ce": ce + 1}) + "\n")
-        f.write(json.dumps({"step": steps, "dev_ce": ce}) + "\n")
+        if not diverged:
+            f.write(json.dumps({"step": steps, "dev_ce": ce}) + "\n")
     s = {"status": "complete", "steps": steps, "nodes": e["nodes"]}
+    if diverged:
+        s = {"status": "stopped", "reason": "non-finite loss at step 7", "steps": 7}
     if bleu is not None:
         s["test_bleu"] = bleu
     json.dump(s, open(os.path.join(d, "summary.json"), "w"))
@@ -234,6 +239,21 @@ class Driver(env.Case):
         calls = [c.split()[0] for c in lines(os.path.join(res, "calls.log"))]
         self.assertNotIn(old["name"], calls)
 
+    def test_a_cell_whose_every_lr_diverged_goes_lower(self):
+        """Phase 1b: sparse+sum diverges at its phase-1 lr (0.004) and at 0.002; the grid goes
+        on below the smallest lr (README v3.1), 0.001 ends finite, 0.0005 is worse: 0.001."""
+        os.environ["FAKE_DIVERGE"] = r"sparse-sum-k500-(lr0\.002-)?S6000-s1$"
+        try:
+            p, cfg, res = self.run_driver("--until", "lr-at-S")
+        finally:
+            del os.environ["FAKE_DIVERGE"]
+        self.assertEqual(p.returncode, 0, p.stderr)
+        cell = load(os.path.join(res, "transformer", "plan.json"))["lr_at_S"]["4node-sparse-sum-k500"]
+        self.assertEqual(cell["chosen_lr"], 0.001)
+        self.assertEqual(cell["final_dev_ce"]["0.004"], None)
+        self.assertEqual(cell["final_dev_ce"]["0.002"], None)
+        self.assertEqual(sorted(cell["final_dev_ce"], key=float), ["0.0005", "0.001", "0.002", "0.004"])
+
     def test_a_started_run_the_rules_now_set_otherwise_stops_the_driver(self):
         p, cfg, res = self.run_driver("--until", "budget")
         path = os.path.join(cfg, "transformer.json")
@@ -250,6 +270,10 @@ class Driver(env.Case):
         self.assertNotIn("Traceback", p.stderr)
         calls = [c.split()[0] for c in lines(os.path.join(res, "calls.log"))]
         self.assertNotIn(clash["name"], calls)
+        p, _, _ = self.run_driver("--plan")          # --plan says the same, in one line
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("has started", p.stderr)
+        self.assertNotIn("Traceback", p.stderr)
 
     def test_phase4_joins_while_the_last_phase3_runs_elsewhere(self):
         """Everything left of phase 3 held by another process: phase 4's runs go ahead (the

@@ -113,7 +113,7 @@ class V3Status(env.Case):
                 return []
 
             def phase_main(self, suite, lrs, lrS, S):
-                assert lrS == {"4node-x": 0.004}  # counted at its phase-1 lr meanwhile
+                assert lrS == {"4node-x": 0.002}  # counted at half its phase-1 lr meanwhile
                 return [self.X]                   # the same run twice is counted once
 
             def phase_scaling(self, suite, lrs, lrS, S):
