@@ -124,6 +124,7 @@ class Suite:
         self.experiments = old["experiments"] if old else []
         self.plan = {"model": model, "rules": "configs/repro-v3/README.md"}
         self.wanted = set()   # names this round's decisions asked for (write() keeps them)
+        self.order = []       # the same, in the order decided
 
     def summary(self, name):
         return read_json(os.path.join(self.dir, f"{self.model}-{name}", "summary.json"), print)
@@ -155,7 +156,9 @@ class Suite:
         An entry that started with other settings is a conflict the rules cannot resolve."""
         index = {e["name"]: i for i, e in enumerate(self.experiments)}
         for e in entries:
-            self.wanted.add(e["name"])
+            if e["name"] not in self.wanted:
+                self.wanted.add(e["name"])
+                self.order.append(e["name"])
             i = index.get(e["name"])
             if i is None:
                 index[e["name"]] = len(self.experiments)
@@ -170,8 +173,13 @@ class Suite:
         return [e for e in entries if not self.complete(e["name"][len(self.model) + 1:])]
 
     def record(self):
-        """The suite file's experiments: every one that started, and those wanted this round."""
-        return [e for e in self.experiments if e["name"] in self.wanted or self.started(e)]
+        """The suite file's experiments: every one that started (in the order they were
+        decided), then those wanted this round that have not, in the order decided now, so
+        run-experiment, which goes down the file, takes them in the rules' order."""
+        started = [e for e in self.experiments if self.started(e)]
+        by_name = {e["name"]: e for e in self.experiments}
+        done = {e["name"] for e in started}
+        return started + [by_name[n] for n in self.order if n not in done]
 
     def write(self):
         self.experiments = self.record()

@@ -239,6 +239,21 @@ class Driver(env.Case):
         calls = [c.split()[0] for c in lines(os.path.join(res, "calls.log"))]
         self.assertNotIn(old["name"], calls)
 
+    def test_suite_file_order(self):
+        """Started runs keep their place; the rest follow in this round's order of decision (a
+        v3 entry decided earlier but never started does not run ahead of it)."""
+        import importlib.util
+        spec = importlib.util.spec_from_file_location("repro_v3_order", DRIVER)
+        drv = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(drv)
+        drv.RESULTS, drv.CONFIG_DIR = os.path.join(self.work, "res"), os.path.join(self.work, "cfg")
+        s = drv.Suite("m")
+        a, b, c, d = ({"name": f"m-{x}", "set": []} for x in "abcd")
+        s.experiments = [a, b, c, d]
+        os.makedirs(os.path.join(s.dir, "m-c"))        # c started
+        s.want([d, c, b])                              # a: neither started nor wanted
+        self.assertEqual([e["name"] for e in s.record()], ["m-c", "m-d", "m-b"])
+
     def test_a_cell_whose_every_lr_diverged_goes_lower(self):
         """Phase 1b: sparse+sum diverges at its phase-1 lr (0.004) and at 0.002; the grid goes
         on below the smallest lr (README v3.1), 0.001 ends finite, 0.0005 is worse: 0.001."""
