@@ -14,6 +14,7 @@ because the committed tables were made with them:
                       the cell's lr at S (plan.json lr_at_S, `<model>-<cell>-lr<lr>-S<S>`
                       where that lr is not phase 1's)"""
 import os
+import re
 
 from .logfiles import read_json
 
@@ -91,3 +92,43 @@ def plan_references(results_dir, model):
     names, open_ = plan_cells(plan, model, plan["lr_at_S"].keys() | {dense4, tokens})
     tuned = {c: n for c, n in names.items() if c not in open_}
     return S, tuned.get(dense4), tuned.get(tokens), tuned
+
+
+class PlanDefaults:
+    """What a v3 tree's plan.json implies for a command over one model's variants (speedup-vs-
+    target, speedup-map): the references (plan_references, unless given on the command line),
+    the rows (the phase-3 cells; v3: the variants at S), a sentence saying so, and why there
+    can be no reference at all (v3.1: 4-node dense's lr at S not chosen yet). Outside a v3 tree
+    (no plan.json budget) everything is left to the caller: ref4 / ref1 as given, shows None."""
+
+    def __init__(self, results_dir, model, variants, ref4=None, ref1=None, only=None):
+        S, plan4, plan1, cells = plan_references(results_dir, model)
+        names = {v.name for v in variants}
+        self.S, self.skip, self.preface = S, None, []
+        untuned = cells is not None and not ref1 and plan1 is None
+        self.no_ref1 = untuned     # the 1-node control is still being tuned: no 1-node reference
+        if cells is not None and not ref4 and plan4 is None:
+            self.skip = ("4-node dense's lr at S is not chosen yet (v3.1 phase 1b): no reference, "
+                         "no targets; `--ref4 NAME` picks one")
+        self.ref4 = ref4 or (plan4 if plan4 in names else None)
+        self.ref1 = ref1 or (plan1 if plan1 in names else None)
+        self.shows = only
+        if only is None and S is not None:
+            self.shows = (re.compile("^(?:" + "|".join(map(re.escape, sorted(cells.values()))) + ")$")
+                          if cells is not None else re.compile(rf"-S{S}$"))
+        if S is None:
+            return
+        picked = [f"`{r}`" for r, given in ((self.ref4, ref4), (self.ref1, ref1)) if r and not given]
+        what = ("; references from it: " + " and ".join(picked)) if picked else ""
+        if untuned:
+            what += "; no 1-node reference yet (its lr at S is not chosen: v3.1 phase 1b)"
+        rows = "" if only else (
+            "; rows and lines: the cells at their lr at S (v3.1 amendment; `--only .` for every "
+            "run)" if cells is not None else
+            f"; rows and lines: the variants at S (`--only -S{S}$`; `--only .` for every run)")
+        self.preface = [f"{model}/plan.json: budget S = {S}{what}{rows}.", ""]
+
+    def shown(self, variants, *refs):
+        """The variants that get rows (the references always)."""
+        return [v for v in variants if self.shows is None or self.shows.search(v.name)
+                or any(v is r for r in refs)]

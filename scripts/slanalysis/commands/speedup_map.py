@@ -2,8 +2,14 @@
 across network bandwidth x per-step compute time, from committed logs (no rerun).
 
 Usage: speedup_map.py RESULTS_DIR [--out DIR] [--profile P.json ...] [--metric ce|bleu]
-                      [--target-rule plateau|v1] [--target-ce X] [--target-bleu X]
-                      [--latency-us 20] [--grid 61] [--no-plot]
+                      [--target-rule plateau|v1|final] [--target-ce X] [--target-bleu X]
+                      [--ref4 NAME] [--ref1 NAME] [--only REGEX] [--latency-us 20] [--grid 61]
+                      [--no-plot]
+
+In a reproduction-v3 tree (RESULTS_DIR/<model>/plan.json with the budget S) the defaults are
+v3's: references and rows are the phase-3 cells (with the v3.1 amendment, the cells at their
+lr at S that plan.json names; --only . shows every run) and the target rule is `final` (dev
+CE <= 1.05 x 4-node dense's mean final dev CE, v3's principal target); elsewhere `plateau`.
 
 For a run M that first reaches the target at validation step t_M (docs/LOG_FORMAT.md,
 "Derived quantities"; slanalysis.hits):
@@ -32,6 +38,7 @@ Exit status: 0 done, 2 bad arguments or no experiments, 1 plotting libraries mis
 """
 import argparse
 import os
+import re
 import shlex
 import sys
 
@@ -40,7 +47,7 @@ from ..formatting import md_table
 from ..maps import B_RANGE, C_RANGE, analyse, logspace, profile_rows
 from ..network import PRESETS, with_link_terms
 from ..notes import Notes
-from ..references import variant_references
+from ..references import PlanDefaults, variant_references
 from ..targets import target_for
 from ..variants import group_variants
 from .common import (UsageError, add_link_terms_arg, fail, guarded, link_terms_or_fail,
@@ -56,7 +63,9 @@ def parse_args(argv, prog):
     p.add_argument("--profile", action="append", help="hardware profile (repeatable; default "
                    "configs/hardware/*.json)")
     p.add_argument("--metric", choices=("ce", "bleu"), default="ce")
-    p.add_argument("--target-rule", choices=("plateau", "v1"), default="plateau")
+    p.add_argument("--target-rule", choices=("plateau", "v1", "final"),
+                   help="plateau (v2's), v1, or final (v3's: x1.05 of 4-node dense's final dev "
+                        "CE); default: final in a reproduction-v3 tree, else plateau")
     p.add_argument("--target-ce", type=float)
     p.add_argument("--target-bleu", type=float)
     p.add_argument("--latency-us", type=float, default=20.0)
@@ -64,6 +73,8 @@ def parse_args(argv, prog):
     add_link_terms_arg(p)
     p.add_argument("--ref4", help="variant name of the 4-node dense reference")
     p.add_argument("--ref1", help="variant name of the 1-node reference")
+    p.add_argument("--only", metavar="REGEX", help="rows and curves only for variants whose name "
+                   "matches REGEX (the references always)")
     p.add_argument("--no-plot", action="store_true")
     p.add_argument("--model", help="only this model type (e.g. transformer)")
     p.add_argument("--tag", default="", help="suffix of the output file names (e.g. -ce4.0)")
@@ -95,6 +106,10 @@ def run(args, argv, prog):
             if e.valid and (args.model is None or e.model == args.model)]
     if not exps:
         raise UsageError(f"no experiments with validations under {args.results_dir}")
+    try:
+        only = re.compile(args.only) if args.only else None
+    except re.error as e:
+        raise UsageError(f"--only {args.only!r}: not a regular expression ({e})")
     key = "bleu" if args.metric == "bleu" else "dev_ce"
     explicit = args.target_bleu if key == "bleu" else args.target_ce
     profiles = profiles_or_fail(args.profile)
@@ -119,13 +134,21 @@ def run(args, argv, prog):
            ", ".join(f"`{os.path.relpath(pr['path'])}` ({pr['name']})" for pr in profiles), ""]
     figures = []
     for model, variants in group_variants(exps).items():
-        d4, _ = variant_references(variants, args.ref4, args.ref1)
-        target, how = target_for(d4, key, args.target_rule, explicit)
-        out += [f"## {model}", ""]
+        plan = PlanDefaults(args.results_dir, model, variants, args.ref4, args.ref1, only)
+        out += [f"## {model}", ""] + plan.preface
+        if plan.skip:
+            out += [f"({plan.skip})", ""]
+            continue
+        rule = args.target_rule or ("final" if plan.S is not None else "plateau")
+        d4, _ = variant_references(variants, plan.ref4, plan.ref1)
+        target, how = target_for(d4, key, rule, explicit)
         if target is None:
             out += [f"(no target: {how})", ""]
             continue
-        d4, d1, hits, fsel, c_meas = analyse(variants, key, target, args.ref4, args.ref1)
+        d4, d1, hits, fsel, c_meas = analyse(variants, key, target, plan.ref4, plan.ref1)
+        if plan.no_ref1:
+            d1 = None
+        variants = plan.shown(variants, d4, d1)
         out += [f"Target: {'dev BLEU >=' if key == 'bleu' else 'dev CE <='} {target:.4f} ({how}). "
                 f"References: 4-node dense `{d4.name if d4 else 'none'}`, 1 node "
                 f"`{d1.name if d1 else 'none'}`; measured dense compute here "

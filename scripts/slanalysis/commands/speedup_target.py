@@ -31,7 +31,7 @@ from ..experiment import load_experiments
 from ..formatting import slug
 from ..network import PRESETS, with_link_terms
 from ..notes import Notes
-from ..references import plan_references, variant_references
+from ..references import PlanDefaults, variant_references
 from ..target_sweep import DEFAULT_FACTORS, Sweep, sweep_lines
 from ..variants import group_variants
 from .common import (UsageError, add_bootstrap_args, add_link_terms_arg, bootstrap_args_or_fail,
@@ -125,42 +125,18 @@ def run(args, argv, prog):
            ", ".join(f"`{os.path.relpath(pr['path'])}` ({pr['name']})" for pr in profiles), ""]
     figures = []
     for model, variants in group_variants(exps).items():
-        S, plan4, plan1, cells = plan_references(args.results_dir, model)
-        names = {v.name for v in variants}
-        untuned = [what for what, ref, given in (("4-node dense", plan4, args.ref4),
-                                                 ("1 node at equal tokens", plan1, args.ref1))
-                   if cells is not None and ref is None and not given]
-        if "4-node dense" in untuned:
-            out += [f"## {model}", "", f"(4-node dense's lr at S is not chosen yet (v3.1 phase "
-                    "1b): no reference, no targets; `--ref4 NAME` picks one)", ""]
+        plan = PlanDefaults(args.results_dir, model, variants, args.ref4, args.ref1, only)
+        if plan.skip:
+            out += [f"## {model}", "", f"({plan.skip})", ""]
             continue
-        ref4 = args.ref4 or (plan4 if plan4 in names else None)
-        ref1 = args.ref1 or (plan1 if plan1 in names else None)
-        d4, d1 = variant_references(variants, ref4, ref1)
-        if untuned:   # the 1-node control is still being tuned: no 1-node panel meanwhile
+        d4, d1 = variant_references(variants, plan.ref4, plan.ref1)
+        if plan.no_ref1:
             d1 = None
         if d4 is None:
             out += [f"## {model}", "", "(no 4-node dense variant: no targets)", ""]
             continue
         sweep = Sweep(variants, key, d4, args.boot, args.seed, reference=args.reference)
-        shows = only
-        if shows is None and S is not None:
-            shows = (re.compile("^(?:" + "|".join(map(re.escape, sorted(cells.values()))) + ")$")
-                     if cells is not None else re.compile(rf"-S{S}$"))
-        shown = [v for v in variants if shows is None or shows.search(v.name)
-                 or v is d4 or v is d1]
-        preface = []
-        if S is not None:
-            picked = [f"`{r}`" for r, given in ((ref4, args.ref4), (ref1, args.ref1))
-                      if r and not given]
-            what = ("; references from it: " + " and ".join(picked)) if picked else ""
-            if untuned:
-                what += "; no 1-node reference yet (its lr at S is not chosen: v3.1 phase 1b)"
-            rows = "" if only else (
-                "; rows and lines: the cells at their lr at S (v3.1 amendment; `--only .` for "
-                "every run)" if cells is not None else
-                f"; rows and lines: the variants at S (`--only -S{S}$`; `--only .` for every run)")
-            preface = [f"{model}/plan.json: budget S = {S}{what}{rows}.", ""]
+        shown, preface = plan.shown(variants, d4, d1), plan.preface
         out += sweep_lines(model, sweep, factors, profiles, networks, d1, shown, preface)
         if plt is not None and not sweep.ok():
             for prof in profiles:

@@ -521,6 +521,17 @@ class ClaimsV3(env.Case):
             json.dump(plan, f)
         r = self.speedup_vs_target()
         self.assertIn(f"references from it: `{tuned}` and `{tokens}`; rows and lines", r.stdout)
+        # speedup-map: the same references and rows, v3's principal target (x1.05 of the mean
+        # final dev CE: 1.05 x 1.9 = 1.995)
+        m = env.run_script(["scripts/analyze.py", "speedup-map", self.root, "--model",
+                            "transformer", "--profile", self.profile, "--link-terms", "paper",
+                            "--no-plot", "--out", os.path.join(self.work, "maps")])
+        self.assertEqual(m.returncode, 0, m.stderr)
+        self.assertIn(f"references from it: `{tuned}` and `{tokens}`; rows and lines", m.stdout)
+        self.assertIn("Target: dev CE <= 1.9950 (x1.05 of 4-node dense's final dev CE 1.9000 "
+                      f"(mean over its seeds)). References: 4-node dense `{tuned}`, 1 node "
+                      f"`{tokens}`", m.stdout)
+        self.assertNotIn(f"| transformer-4node-dense-S{S} |", m.stdout)
         # 4-node dense not tuned: no reference at all, rather than its run at the phase-1 lr
         plan["lr_at_S"]["4node-dense"] = {"chosen_lr": None, "cell": None}
         with open(os.path.join(self.root, "transformer", "plan.json"), "w") as f:
@@ -529,6 +540,11 @@ class ClaimsV3(env.Case):
         self.assertIn("(4-node dense's lr at S is not chosen yet (v3.1 phase 1b): no reference, "
                       "no targets; `--ref4 NAME` picks one)", r.stdout)
         self.assertNotIn("Reference `", r.stdout)
+        m = env.run_script(["scripts/analyze.py", "speedup-map", self.root, "--model",
+                            "transformer", "--profile", self.profile, "--no-plot", "--out",
+                            os.path.join(self.work, "maps")])
+        self.assertIn("(4-node dense's lr at S is not chosen yet", m.stdout)
+        self.assertNotIn("Target:", m.stdout)
 
     def test_descendants_at_equal_bytes(self):
         """The demo row's pick. bytes_per_step: sparse+partial 100 (B* = 300 x 100 = 30000),
