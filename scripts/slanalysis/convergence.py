@@ -16,18 +16,27 @@ def find_long_run(short, variants, name=None):
     return next((v for v in variants if v.name == want), None)
 
 
-LADDER_RE = re.compile(r"^(?P<stem>.*4node-dense)-S(?P<S>[0-9]+)$")
+LADDER_RE = re.compile(r"^(?P<stem>.*4node-dense(?:-lr(?P<lr>[0-9.e-]+))?)-S(?P<S>[0-9]+)$")
 
 
 def budget_ladder(variants):
-    """The v3 budget runs (scripts/repro_v3.py phase 2: `<model>-4node-dense-S<N>`, one per
-    doubling) as (short, long) pairs with long = 2 x short's S, in order of S."""
-    by_s = {}
+    """The v3 budget runs as (short, long) pairs with long = 2 x short's S: phase 2's
+    `<model>-4node-dense-S<N>` (one per doubling), and the v3.1 budget re-check at dense's lr
+    at S, `<model>-4node-dense-lr<lr>-S<N>` (a ladder per lr, never mixed with another lr).
+    In order of lr (phase 2's first), then S."""
+    by_stem = {}
     for v in variants:
         m = LADDER_RE.match(v.name)
         if m:
-            by_s[int(m.group("S"))] = v
-    return [(by_s[S], by_s[2 * S]) for S in sorted(by_s) if 2 * S in by_s]
+            by_stem.setdefault((m.group("lr") is not None, m.group("stem")), {})[int(m.group("S"))] = v
+    return [(by_s[S], by_s[2 * S]) for _, by_s in sorted(by_stem.items())
+            for S in sorted(by_s) if 2 * S in by_s]
+
+
+def ladder_lr(variant):
+    """The lr in a v3.1 re-check ladder's name (`...-4node-dense-lr0.004-S24000`), else None."""
+    m = LADDER_RE.match(variant.name)
+    return m.group("lr") if m else None
 
 
 def final_ce(variant):

@@ -107,6 +107,25 @@ class BudgetLadder(env.Case):
         self.assertEqual(c.lines("t")[-1],
                          "  -> outside the limits, and 2S ends WORSE than S (more updates overfit here)")
 
+    def test_v31_recheck_is_its_own_ladder(self):
+        """`...-4node-dense-lr0.002-S<N>` pairs only with its own lr: S400 at lr 0.002 ends at
+        3.3, S800 at 3.2 (-3.03%: does not meet the rule); never paired with phase 2's S800."""
+        from make_vclock_fixtures import write_runs
+        dense = (0.1, 2e6, 12, 0.0)
+        write_runs(self.work, "ladder", {
+            f"tf-4node-dense-lr0.002-S{n}-s1": (4, "dense", n) + dense + ({n // 2: 5.0, n: ce}, 1)
+            for n, ce in ((400, 3.3), (800, 3.2))})
+        from slanalysis.convergence import budget_ladder
+        variants = group_variants(env.experiments(self.root))["transformer"]
+        pairs = [(s.name, l.name) for s, l in budget_ladder(variants)]
+        self.assertEqual(pairs[-1], ("tf-4node-dense-lr0.002-S400", "tf-4node-dense-lr0.002-S800"))
+        self.assertEqual(len(pairs), 5)
+        r = env.run_script(["scripts/analyze.py", "convergence", self.root])
+        self.assertIn("transformer at lr 0.002 (v3.1 re-check): S = 400 does not meet the rule",
+                      r.stdout)
+        self.assertIn("(-3.03%; limit 2%): NOT within", r.stdout)
+        self.assertIn("transformer: S = 200 is the first that meets the rule", r.stdout)
+
     def test_command(self):
         r = env.run_script(["scripts/analyze.py", "convergence", self.root])
         self.assertEqual(r.returncode, 0, r.stderr)
