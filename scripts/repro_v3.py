@@ -54,6 +54,7 @@ REPO = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 from slanalysis import v3_rules as rules  # noqa: E402
 from slanalysis.logfiles import read_json, read_jsonl  # noqa: E402
+from slanalysis.variants import summary_finished  # noqa: E402
 
 CONFIG_DIR = os.path.join(REPO, "configs", "repro-v3")  # --config-dir (tests use a copy)
 RESULTS = os.path.join(REPO, "results", "repro-v3")      # --results
@@ -133,7 +134,7 @@ class Suite:
         """Finished: complete, or stopped on a non-finite loss (train.on_nonfinite = stop), which
         is a result too (the run diverged; it ranks last in the lr sweep)."""
         s = self.summary(name)
-        return bool(s) and (s.get("status") == "complete" or "non-finite" in s.get("reason", ""))
+        return summary_finished(s)
 
     def final_dev_ce(self, name, steps):
         """The last validation's dev CE if it is at the run's end (None: diverged or missing)."""

@@ -42,6 +42,12 @@ def finished(run):
     return getattr(run, "status", "complete") == "complete" or diverged(run)
 
 
+def summary_finished(summary):
+    """finished() read from a run's summary.json dict (None or {}: not finished)."""
+    return bool(summary) and (summary.get("status") == "complete" or
+                              "non-finite" in str(summary.get("reason") or ""))
+
+
 def group_variants(exps):
     """{model: [Variant, ...]} sorted by model and variant name."""
     by = {}

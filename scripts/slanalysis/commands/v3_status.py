@@ -20,6 +20,7 @@ import statistics
 from ..formatting import md_table
 from ..logfiles import read_json, read_jsonl
 from ..v3_rules import lr_label
+from ..variants import summary_finished
 from .common import UsageError, guarded, write_atomic
 
 PROGRAM = "v3-status"
@@ -100,17 +101,11 @@ def load_driver(results_dir, suites):
     return mod
 
 
-def finished(summary):
-    """As the driver counts it: complete, or stopped on a non-finite loss (a result too)."""
-    return bool(summary) and (summary.get("status") == "complete" or
-                              "non-finite" in str(summary.get("reason", "")))
-
-
 def progress(results_dir, model, names):
     done = running = 0
     for n in names:
         s = read_json(os.path.join(results_dir, model, n, "summary.json"), quiet)
-        if finished(s):
+        if summary_finished(s):
             done += 1
         elif s or os.path.isdir(os.path.join(results_dir, model, n)):
             running += 1
