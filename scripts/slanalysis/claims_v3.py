@@ -248,8 +248,16 @@ class Cell:
     def diverged(self):
         return [x.name for x in self.seeds.values() if x.state == "diverged"]
 
+    def bytes_per_step(self):
+        """Mean over the complete seeds of summary.json's bytes_per_step (bytes one node sends
+        per update, averaged over the run), or None."""
+        xs = [number((self.seeds[s].exp.summary or {}).get("bytes_per_step")) for s in self.done()]
+        xs = [x for x in xs if x is not None]
+        return statistics.mean(xs) if xs else None
+
     def to_json(self):
-        return {"name": self.name, "label": LABEL[self.key], "expected_seeds": list(self.seeds),
+        return {"name": self.name, "label": LABEL[self.key], "untuned": self.untuned,
+                "expected_seeds": list(self.seeds),
                 "complete_seeds": self.done(),
                 "seeds": {s: {"run": x.name, "state": x.state, **x.values}
                           for s, x in self.seeds.items()},
@@ -474,7 +482,8 @@ def claim2(models, sweeps):
 
 
 def against(models, keys, ref_key):
-    """{model: {cell: differences of mean final dev CE and mean test BLEU to ref_key's}}."""
+    """{model: {cell: differences of mean final dev CE and mean test BLEU to ref_key's, and
+    each side's bytes per update (one node, mean over the run and the seeds)}}."""
     out = {}
     for m in MODELS:
         md = models[m]
@@ -489,9 +498,11 @@ def against(models, keys, ref_key):
                        "dev_ce_difference": c["mean"] - rc["mean"]
                        if None not in (c["mean"], rc["mean"]) else None,
                        "test_bleu_difference": b["mean"] - rb["mean"]
-                       if None not in (b["mean"], rb["mean"]) else None}
+                       if None not in (b["mean"], rb["mean"]) else None,
+                       "bytes_per_step": md.cell(k).bytes_per_step()}
         out[m] = {"reference": ref_key, "reference_final_dev_ce": rc,
-                  "reference_test_bleu": rb, "cells": rows}
+                  "reference_test_bleu": rb, "reference_bytes_per_step": ref.bytes_per_step(),
+                  "cells": rows}
     return out
 
 

@@ -42,6 +42,8 @@ def cells_table(mdoc, keys):
         n = f"{len(c['complete_seeds'])}/{len(c['expected_seeds'])}"
         miss = ", ".join(f"s{s} {x['state']}" for s, x in c["seeds"].items()
                          if x["state"] != "complete")
+        if c.get("untuned"):
+            miss = "its lr at S not chosen yet (v3.1 phase 1b)" + (f"; {miss}" if miss else "")
         rows.append([c["label"], f"`{c['name']}`", n, stat_text(c["final_dev_ce"], 3),
                      stat_text(c["test_bleu"], 2), stat_text(c["test_chrf"], 2), miss or "-"])
     return md_table(["cell", "runs", "seeds done", "final dev CE", "test BLEU", "test chrF",
@@ -237,9 +239,11 @@ def markdown(doc, command):
             rows.append([m, LABEL[k], stat_text(x["final_dev_ce"], 3),
                          stat_text(a["reference_final_dev_ce"], 3), num(x["dev_ce_difference"], 3),
                          stat_text(x["test_bleu"], 2), stat_text(a["reference_test_bleu"], 2),
-                         num(x["test_bleu_difference"], 2)])
+                         num(x["test_bleu_difference"], 2), num(x.get("bytes_per_step"), 0),
+                         num(a.get("reference_bytes_per_step"), 0)])
     out += (md_table(["model", "method", "final dev CE", "sparse+partial", "diff", "test BLEU",
-                      "sparse+partial", "diff"], rows) if rows else ["(no model has an S yet)"])
+                      "sparse+partial", "diff", "bytes / update / node", "sparse+partial"], rows)
+            if rows else ["(no model has an S yet)"])
     out += ["", "At equal bytes (the demo row's pick, pre-registered: each descendant's dev CE "
             "when it has sent what sparse+partial K500 sends in S updates, at update B* / its "
             "mean bytes per update; lowest mean over the Transformer's seeds wins; the RNN's row "

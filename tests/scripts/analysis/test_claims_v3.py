@@ -500,6 +500,8 @@ class ClaimsV3(env.Case):
         self.close(cells["4node-dense"]["final_dev_ce"]["mean"], 1.9)
         self.assertEqual(cells["4node-dense"]["test_bleu"]["mean"], 35)       # 34, 35, 36
         self.assertEqual(cells["4node-sparse"]["complete_seeds"], [])
+        self.assertIn("| sparse-only | `transformer-4node-sparse-S300` | 0/3 | n/a | n/a | n/a | its "
+                      "lr at S not chosen yet (v3.1 phase 1b) |", text)
         self.assertIn("`transformer-4node-sparse-S300`: its lr at S not chosen yet (phase 1b, v3.1)",
                       doc["claims"]["1a"]["missing"])
         self.assertEqual(doc["claims"]["1a"]["verdict"], "pending")
@@ -598,6 +600,12 @@ class ClaimsV3(env.Case):
         self.close(e["cells"]["4node-diloco-h500"]["seeds"]["1"]["step_cumulative"], S)
         self.close(e["cells"]["4node-demo"]["dev_ce_cumulative"]["mean"], 2.3)
         self.assertEqual(e["best_cumulative"], "4node-demo")
+        # bytes per update beside the quality at equal updates (issue 30's table)
+        d = doc["descendants"]["transformer"]
+        self.close(d["reference_bytes_per_step"], 100)
+        self.close(d["cells"]["4node-demo"]["bytes_per_step"], 120)
+        self.assertIn("| transformer | DeMo | ", text)
+        self.assertIn("| 120 | 100 |", text)
         self.assertEqual(doc["descendants_equal_bytes"]["rnn"]["best"], None)
         self.assertIn("`rnn-4node-diloco-h500-S300`: s1 missing",
                       doc["descendants_equal_bytes"]["rnn"]["missing"])
