@@ -151,12 +151,34 @@ class Suite:
     def started(self, entry):
         return os.path.isdir(os.path.join(self.dir, entry["name"]))
 
+    def disagreement(self, entry):
+        """What the run's config.json (as run-experiment resolved it) contradicts among the
+        entry's settings and node count: '' when nothing, or when the run has no config yet.
+        A run made elsewhere and moved in (the post-hoc runs of the v3.1 amendment) is checked
+        like any other."""
+        cfg = read_json(os.path.join(self.dir, entry["name"], "config.json"), lambda _: None)
+        if not cfg:
+            return ""
+        bad = []
+        for kv in entry["set"] + [f"cluster.nodes={entry['nodes']}"]:
+            key, want = kv.split("=", 1)
+            got = cfg
+            for part in key.split("."):
+                got = got.get(part) if isinstance(got, dict) else None
+            if not same_setting(got, want):
+                bad.append(f"{key} is {json.dumps(got)}, not {want}")
+        return "; ".join(bad)
+
     def want(self, entries):
         """Puts the entries in the suite (appended; an entry of that name that never started is
         replaced, so it runs with the settings decided now); returns those unfinished.
         An entry that started with other settings is a conflict the rules cannot resolve."""
         index = {e["name"]: i for i, e in enumerate(self.experiments)}
         for e in entries:
+            bad = self.disagreement(e)
+            if bad:
+                raise Conflict(f"{os.path.join(self.dir, e['name'], 'config.json')}: the run there "
+                               f"disagrees with the settings the rules give it ({bad})")
             if e["name"] not in self.wanted:
                 self.wanted.add(e["name"])
                 self.order.append(e["name"])
@@ -190,6 +212,20 @@ class Suite:
 
 class Conflict(Exception):
     """The suite's record and the rules disagree about an experiment that already ran."""
+
+
+def same_setting(got, want):
+    """A resolved config value against a `--set` string: booleans as true / false, numbers to
+    float32 precision (config.json holds float32 values such as 0.10000000149), text exactly."""
+    if isinstance(got, bool):
+        return want == ("true" if got else "false")
+    if isinstance(got, (int, float)):
+        try:
+            w = float(want)
+        except ValueError:
+            return False
+        return math.isclose(got, w, rel_tol=1e-6, abs_tol=1e-12)
+    return isinstance(got, str) and got == want
 
 
 def write_json(path, obj, sort_keys=False):
@@ -412,6 +448,11 @@ def decide(s, until, held=None):
     another process is running it; when every experiment left of a stage is held, the next
     stage's runs join as far as their settings are decided (phase 3 of the cells already tuned
     while phase 1b finishes, phase 4 while phase 3 does), so a second driver does not idle."""
+    for e in s.experiments:   # the record's runs, the finished budget runs included
+        bad = s.disagreement(e)
+        if bad:
+            raise Conflict(f"{os.path.join(s.dir, e['name'], 'config.json')}: the run there "
+                           f"disagrees with its entry in {s.file} ({bad})")
     lrs, todo = phase_lr(s)
     if todo or until == "lr":
         return todo

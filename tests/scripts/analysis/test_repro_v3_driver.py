@@ -254,6 +254,47 @@ class Driver(env.Case):
         s.want([d, c, b])                              # a: neither started nor wanted
         self.assertEqual([e["name"] for e in s.record()], ["m-c", "m-d", "m-b"])
 
+    def test_a_run_whose_config_disagrees_stops_the_driver(self):
+        """A run folder moved in (or edited) whose config.json contradicts the settings the
+        rules give that name stops the driver with the file and the setting; one that agrees,
+        float32 values included, passes."""
+        p, cfg, res = self.run_driver("--until", "budget")
+        run = os.path.join(res, "transformer", "transformer-4node-dense-S6000-s1")
+        config = {"seed": 1, "cluster": {"nodes": 4},
+                  "distributed": {"method": "dense"},
+                  "train": {"lr": 0.004000000189989805, "warmup": 200, "max_steps": 6000,
+                            "checkpoint_every": 500, "log_every": 100},
+                  "valid": {"every": 200, "final_every": 25, "final_fraction": 0.25,
+                            "test_at_end": True}}
+        with open(os.path.join(run, "config.json"), "w") as f:
+            json.dump(config, f)
+        p, _, _ = self.run_driver("--until", "budget", "--plan")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        config["train"]["warmup"] = 400
+        with open(os.path.join(run, "config.json"), "w") as f:
+            json.dump(config, f)
+        p, _, _ = self.run_driver("--until", "budget")
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("transformer-4node-dense-S6000-s1/config.json: the run there disagrees with "
+                      "its entry in ", p.stderr)
+        self.assertIn("(train.warmup is 400, not 200)", p.stderr)
+        # a run the record does not list yet (moved in) is checked when the rules first want it
+        p, _, _ = self.run_driver("--until", "lr-at-S")   # still stopped by the one above
+        self.assertEqual(p.returncode, 2)
+        config["train"]["warmup"] = 200
+        with open(os.path.join(run, "config.json"), "w") as f:
+            json.dump(config, f)
+        moved = os.path.join(res, "transformer", "transformer-4node-dense-lr0.002-S6000-s1")
+        os.makedirs(moved)
+        with open(os.path.join(moved, "config.json"), "w") as f:
+            json.dump(config, f)                           # lr 0.004 inside, 0.002 in its name
+        p, _, _ = self.run_driver("--until", "lr-at-S")
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("transformer-4node-dense-lr0.002-S6000-s1/config.json: the run there "
+                      "disagrees with the settings the rules give it (train.lr is "
+                      "0.004000000189989805, not 0.002)", p.stderr)
+        self.assertNotIn("Traceback", p.stderr)
+
     def test_a_cell_whose_every_lr_diverged_goes_lower(self):
         """Phase 1b: sparse+sum diverges at its phase-1 lr (0.004) and at 0.002; the grid goes
         on below the smallest lr (README v3.1), 0.001 ends finite, 0.0005 is worse: 0.001."""
