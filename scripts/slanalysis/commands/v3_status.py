@@ -199,7 +199,10 @@ def run(args, argv, prog):
     for model in models:
         if driver is not None:
             suite = driver.Suite(model)
-            driver.decide(suite, "scaling")  # in memory: Suite.write() is never called
+            try:
+                driver.decide(suite, "scaling")  # in memory: Suite.write() is never called
+            except driver.Conflict as e:   # a run that disagrees with its settings: say which
+                raise UsageError(str(e))
             plan = suite.plan
             names = [e["name"] for e in suite.record()]
         else:
