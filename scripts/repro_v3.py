@@ -35,10 +35,14 @@ running: kill both. Two drivers of a model serialise their read-decide-write rou
 results/repro-v3/<model>/.lock.
 
 Usage: scripts/repro_v3.py MODEL [MODEL ...] [--bin RUN_EXPERIMENT] [--plan] [--until PHASE]
+                           [--launcher local|slurm] [--slurm-set KEY=VALUE ...]
   MODEL      transformer | rnn; several are run in order (`rnn transformer`: once the RNN's
              suite is done, this driver works on the Transformer's beside its own driver)
   --plan     print the decisions so far and the next experiments; run and write nothing
-  --until    stop after this phase: lr | budget | lr-at-S | main | scaling (default: scaling)"""
+  --until    stop after this phase: lr | budget | lr-at-S | main | scaling (default: scaling)
+  --launcher slurm: each decided experiment becomes a Slurm job (scripts/repro_v3_slurm.py);
+             the driver submits what the rules allow at once and looks again every
+             SL_REPRO_V3_BUSY_WAIT_S seconds (120)"""
 import argparse
 import fcntl
 import json
@@ -55,6 +59,7 @@ sys.path.insert(0, HERE)
 from slanalysis import v3_rules as rules  # noqa: E402
 from slanalysis.logfiles import read_json, read_jsonl  # noqa: E402
 from slanalysis.variants import summary_finished  # noqa: E402
+import repro_v3_slurm as slurm  # noqa: E402
 
 CONFIG_DIR = os.path.join(REPO, "configs", "repro-v3")  # --config-dir (tests use a copy)
 RESULTS = os.path.join(REPO, "results", "repro-v3")      # --results
@@ -535,8 +540,20 @@ def main():
     ap.add_argument("--bin", default=os.path.join(REPO, "build/apps/run-experiment/run-experiment"))
     ap.add_argument("--plan", action="store_true")
     ap.add_argument("--until", choices=PHASES, default="scaling")
-    ap.add_argument("--results", default=RESULTS, help=argparse.SUPPRESS)     # tests
-    ap.add_argument("--config-dir", default=CONFIG_DIR, help=argparse.SUPPRESS)
+    ap.add_argument("--launcher", choices=("local", "slurm"), default="local",
+                    help="local: run-experiment here, one experiment after another (default); "
+                         "slurm: one Slurm job per decided experiment through "
+                         "scripts/slurm/submit-suite.sh (MPI ranks on real nodes), as many at "
+                         "once as the rules allow (scripts/repro_v3_slurm.py)")
+    ap.add_argument("--slurm-set", action="append", default=[], metavar="KEY=VALUE",
+                    help="with --launcher slurm: a setting added to every job (e.g. "
+                         "device=cuda on a GPU cluster); repeatable")
+    ap.add_argument("--results", default=RESULTS, metavar="DIR",
+                    help="results tree (default results/repro-v3); e.g. a separate tree for "
+                         "GPU runs, whose numbers differ from the CPU runs'")
+    ap.add_argument("--config-dir", default=CONFIG_DIR, metavar="DIR",
+                    help="folder with <model>-model.json and the suite records <model>.json "
+                         "(default configs/repro-v3; a copy of it for a separate tree)")
     a = ap.parse_args()
     RESULTS, CONFIG_DIR = os.path.abspath(a.results), os.path.abspath(a.config_dir)
     signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
@@ -553,6 +570,8 @@ def main():
 
 def drive(model, a):
     """Runs (or with --plan, shows) one model's suite to the end of phase a.until."""
+    if a.launcher == "slurm" and not a.plan:
+        return drive_slurm(model, a)
     while True:
         try:
             if a.plan:
@@ -592,6 +611,46 @@ def drive(model, a):
                 print(f"repro_v3: run-experiment exited {rc}; unfinished: {', '.join(unfinished)}",
                       file=sys.stderr)
                 return rc
+
+def drive_slurm(model, a):
+    """drive() with Slurm: every decided experiment that is neither finished nor in the queue
+    is submitted; the driver looks again every BUSY_WAIT_S seconds until the phase is done."""
+    jobs = slurm.SlurmJobs(os.path.join(RESULTS, model), write_json)
+    try:
+        while True:
+            with ModelLock(model):
+                s = Suite(model)
+                jobs.refresh()
+
+                def held(s, e):
+                    return busy(s, e) or jobs.queued(e["name"])
+                todo = decide(s, a.until, held)
+                s.write()
+            print(json.dumps(s.plan, indent=1, sort_keys=True))
+            if not todo:
+                print(f"repro_v3: {model}: done up to phase {a.until}")
+                return 0
+            fresh = [e for e in todo if not held(s, e)]
+            spent = [e["name"] for e in fresh if jobs.tries(e["name"]) >= slurm.MAX_TRIES]
+            if spent:
+                print(f"repro_v3: {spent[0]}: {slurm.MAX_TRIES} Slurm jobs ended without "
+                      f"finishing it; see {jobs.last_output(model, spent[0])}", file=sys.stderr)
+                return 1
+            if fresh:
+                got = jobs.submit(fresh, model, CONFIG_DIR, RESULTS, a.slurm_set, a.bin)
+                print(f"repro_v3: {model}: submitted " +
+                      ", ".join(f"{n} (job {j})" for n, j in got.items()), flush=True)
+            else:
+                print(f"repro_v3: {model}: {len(todo)} experiment(s) queued or running; "
+                      f"looking again in {BUSY_WAIT_S} s", flush=True)
+            time.sleep(BUSY_WAIT_S)
+    except Conflict as e:
+        print(f"repro_v3: {e}", file=sys.stderr)
+        return 2
+    except slurm.LaunchError as e:
+        print(f"repro_v3: {e}", file=sys.stderr)
+        return 2
+
 
 if __name__ == "__main__":
     sys.exit(main())
