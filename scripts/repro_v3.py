@@ -48,7 +48,9 @@ import fcntl
 import json
 import math
 import os
+import re
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -475,10 +477,28 @@ def decide(s, until, held=None):
     return todo
 
 
+HOLDER = re.compile(r"^run-experiment pid (?P<pid>[0-9]+) on host (?P<host>\S+)")
+
+
 def busy(s, entry):
     """True when another live process holds the experiment's results-directory lock (a second
-    driver of the same model is running it): flock(2) on its .lock, as run-experiment takes it."""
+    driver of the same model is running it). run-experiment writes "run-experiment pid N on
+    host H" into the .lock it holds: on this host, N alive and running run-experiment decides,
+    without touching the lock (a probe with flock(2) could, for an instant, make that run's
+    own start see the lock taken); otherwise (another host, or no holder written yet) a
+    non-blocking flock(2) probe, as run-experiment takes it."""
     path = os.path.join(s.dir, entry["name"], ".lock")
+    try:
+        with open(path) as f:
+            m = HOLDER.match(f.read())
+    except OSError:
+        return False
+    if m and m.group("host") == socket.gethostname():
+        try:
+            with open(f"/proc/{m.group('pid')}/cmdline", "rb") as f:
+                return b"run-experiment" in f.read()
+        except OSError:
+            return False   # that process is gone: a stale lock, the next run takes it over
     try:
         fd = os.open(path, os.O_RDONLY)
     except OSError:

@@ -236,6 +236,43 @@ class Driver(env.Case):
         calls = [c.split()[0] for c in lines(os.path.join(res, "calls.log"))]
         self.assertNotIn(old["name"], calls)
 
+    def test_busy_reads_the_lock_holder(self):
+        """busy(): a holder on this host is judged by its pid (alive and running run-experiment),
+        without flock; a holder on another host by a flock probe; no .lock: not busy."""
+        import importlib.util
+        import shutil
+        import socket
+        spec = importlib.util.spec_from_file_location("repro_v3_busy", DRIVER)
+        drv = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(drv)
+        drv.RESULTS = os.path.join(self.work, "res")
+        s = drv.Suite("m")
+        d = os.path.join(s.dir, "m-x")
+        os.makedirs(d)
+        entry = {"name": "m-x"}
+        self.assertFalse(drv.busy(s, entry))                       # no .lock
+        fake = os.path.join(self.work, "run-experiment")           # a live "run-experiment"
+        shutil.copy("/bin/sleep", fake)
+        live = subprocess.Popen([fake, "30"])
+        try:
+            lock = os.path.join(d, ".lock")
+            with open(lock, "w") as f:
+                f.write(f"run-experiment pid {live.pid} on host {socket.gethostname()} (started x)")
+            self.assertTrue(drv.busy(s, entry))                    # no flock held: by its pid
+            with open(lock, "w") as f:                             # this test's own pid: alive,
+                f.write(f"run-experiment pid {os.getpid()} on host {socket.gethostname()} (x)")
+            self.assertFalse(drv.busy(s, entry))                   # but not run-experiment
+            with open(lock, "w") as f:
+                f.write(f"run-experiment pid {live.pid} on host elsewhere-{socket.gethostname()}")
+            self.assertFalse(drv.busy(s, entry))                   # another host: flock, free
+            fd = os.open(lock, os.O_RDWR)
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            self.assertTrue(drv.busy(s, entry))                    # ... and held
+            os.close(fd)
+        finally:
+            live.kill()
+            live.wait()
+
     def test_suite_file_order(self):
         """Started runs keep their place; the rest follow in this round's order of decision (a
         v3 entry decided earlier but never started does not run ahead of it)."""
