@@ -254,6 +254,12 @@ class Driver(env.Case):
         fake = os.path.join(self.work, "run-experiment")           # a live "run-experiment"
         shutil.copy("/bin/sleep", fake)
         live = subprocess.Popen([fake, "30"])
+        deadline = time.time() + 10
+        while time.time() < deadline:   # /proc/<pid>/cmdline is empty until its exec settles
+            with open(f"/proc/{live.pid}/cmdline", "rb") as f:
+                if b"run-experiment" in f.read():
+                    break
+            time.sleep(0.01)
         try:
             lock = os.path.join(d, ".lock")
             with open(lock, "w") as f:
