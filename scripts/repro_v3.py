@@ -380,7 +380,8 @@ def phase_lr_at_S(s, lrs, S):
             grid.append(nxt)
         if best is not None and not missing:
             chosen[cell] = best
-        table[cell] = {"phase1_lr": lr1, "steps": f * S, "running": bool(missing),
+        table[cell] = {"method": method, "phase1_lr": lr1, "steps": f * S,
+                       "running": bool(missing),
                        "to_run": [rules.lr_label(lr) for lr in grid
                                   if any(e["name"].endswith(f"-{stem(cell, lr, lr1, S)}-s1")
                                          for e in missing)],

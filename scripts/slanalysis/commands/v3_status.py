@@ -10,6 +10,9 @@ driver's own code (scripts/repro_v3.py's decide) from the runs as they are now; 
 written but --out.
 
 Usage: analyze.py v3-status [RESULTS_DIR] [--suites DIR] [--out FILE] [--no-refresh]
+                            [--figure DIR]
+  --figure DIR  also draw <model>-lr-at-S.png there: per cell, final dev CE against the lr at
+                1500 updates and at S (needs matplotlib: /usr/bin/python3)
   defaults: results/repro-v3, configs/repro-v3
 Exit status 0; 2 when no model has a plan.json."""
 import argparse
@@ -17,11 +20,12 @@ import importlib.util
 import os
 import statistics
 
+from .. import lr_figure
 from ..formatting import md_table
 from ..logfiles import read_json, read_jsonl
 from ..v3_rules import lr_label
 from ..variants import summary_finished
-from .common import UsageError, guarded, write_atomic
+from .common import UsageError, fail, guarded, pyplot, write_atomic
 
 PROGRAM = "v3-status"
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
@@ -33,6 +37,8 @@ def parse_args(argv, prog):
     p.add_argument("--suites", default=os.path.join(REPO, "configs", "repro-v3"),
                    help="folder of the suite files the driver writes (<model>.json)")
     p.add_argument("--out", help="also write the markdown here")
+    p.add_argument("--figure", metavar="DIR", help="draw <model>-lr-at-S.png in DIR (final dev "
+                   "CE against the lr at 1500 updates and at S, per cell; needs matplotlib)")
     p.add_argument("--no-refresh", action="store_true",
                    help="read plan.json as the driver last wrote it (do not recompute)")
     return p.parse_args(argv)
@@ -193,6 +199,13 @@ def run(args, argv, prog):
         raise UsageError(f"{args.results_dir}: no <model>/plan.json (scripts/repro_v3.py writes "
                          "them)")
     driver = None if args.no_refresh else load_driver(args.results_dir, args.suites)
+    plt = None
+    if args.figure:
+        try:
+            plt = pyplot()
+        except ImportError as e:
+            return fail(prog, f"{e}; use a python3 with matplotlib (/usr/bin/python3)", 1)
+        os.makedirs(args.figure, exist_ok=True)
     out = ["# Reproduction v3: where the suite stands", "",
            "Produced by `python3 scripts/analyze.py v3-status` from the driver's plan.json files "
            "(rules: configs/repro-v3/README.md).", ""]
@@ -218,6 +231,9 @@ def run(args, argv, prog):
         out += lr_lines(plan.get("lr", {})) + [""]
         out += ["Budget:", ""] + budget_lines(plan.get("budget")) + [""]
         out += retune_lines(plan)
+        if plt is not None:
+            name = lr_figure.draw(plt, model, plan, args.figure, list(plan.get("lr_at_S") or {}))
+            out += [f"Figure: [{name}]({name}) (in {args.figure})", ""] if name else []
         if driver is not None:
             out += remaining_lines(driver, suite, args.results_dir, model)
     text = "\n".join(out)

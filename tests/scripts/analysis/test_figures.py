@@ -24,6 +24,40 @@ class Figures(env.Case):
             self.assertEqual(f.read(8), PNG, path)
         self.assertGreater(os.path.getsize(path), 5000, path)
 
+    def test_lr_at_S_figure(self):
+        """v3-status --figure: one panel per phase-1b cell with a finished point; none at all:
+        no figure, no line."""
+        import json
+        res = os.path.join(self.work, "res")
+        os.makedirs(os.path.join(res, "tf"))
+        plan = {"budget": {"S": 6000, "status": "capped", "runs": {}},
+                "lr": {"4node-dense": {"final_dev_ce": {"0.004": 2.8, "0.008": 2.6},
+                                       "chosen_lr": 0.008},
+                       "1node-dense": {"final_dev_ce": {"0.004": 3.5}, "chosen_lr": 0.004}},
+                "lr_at_S": {"4node-dense": {"method": "4node-dense", "steps": 6000,
+                                            "final_dev_ce": {"0.002": 1.66, "0.004": 1.56,
+                                                             "0.008": 1.84}, "chosen_lr": 0.004},
+                            "1node-dense-equal-tokens": {"steps": 24000,
+                                                         "final_dev_ce": {"0.004": 1.76},
+                                                         "chosen_lr": None}}}
+        with open(os.path.join(res, "tf", "plan.json"), "w") as f:
+            json.dump(plan, f)
+        out = os.path.join(self.work, "fig")
+        r = env.run_script(["scripts/analyze.py", "v3-status", res, "--no-refresh", "--suites",
+                            self.work, "--figure", out])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.png(os.path.join(out, "tf-lr-at-S.png"))
+        self.assertIn(f"Figure: [tf-lr-at-S.png](tf-lr-at-S.png) (in {out})", r.stdout)
+        plan["lr_at_S"] = {"4node-dense": {"final_dev_ce": {}, "chosen_lr": None}}
+        with open(os.path.join(res, "tf", "plan.json"), "w") as f:
+            json.dump(plan, f)
+        os.unlink(os.path.join(out, "tf-lr-at-S.png"))
+        r = env.run_script(["scripts/analyze.py", "v3-status", res, "--no-refresh", "--suites",
+                            self.work, "--figure", out])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertFalse(os.path.exists(os.path.join(out, "tf-lr-at-S.png")))
+        self.assertNotIn("Figure:", r.stdout)
+
     def test_speedup_vs_target_figures(self):
         root = make_target_fixtures.write(self.work)
         prof = env.fix_profile(self.work)
