@@ -593,6 +593,23 @@ def drive(model, a):
     """Runs (or with --plan, shows) one model's suite to the end of phase a.until."""
     if a.launcher == "slurm" and not a.plan:
         return drive_slurm(model, a)
+    if not a.plan:
+        # A local driver cannot see a Slurm job that has not started (no lock yet): it leaves
+        # a model with queued Slurm jobs to the Slurm driver.
+        jobs = slurm.SlurmJobs(os.path.join(RESULTS, model), write_json)
+        try:
+            jobs.refresh()
+        except slurm.LaunchError as e:
+            print(f"repro_v3: {e}", file=sys.stderr)
+            return 2
+        queued = sorted(n for n in jobs.jobs if jobs.queued(n))
+        if queued:
+            print(f"repro_v3: {model}: {len(queued)} experiment(s) of this model are in the Slurm "
+                  f"queue ({', '.join(queued[:3])}{', ...' if len(queued) > 3 else ''}; "
+                  f"{jobs.path}{'; squeue failed, so every recorded job counts' if jobs.unknown else ''}): "
+                  "run this model's driver with --launcher slurm, or locally once none is queued",
+                  file=sys.stderr)
+            return 2
     while True:
         try:
             if a.plan:
@@ -635,33 +652,37 @@ def drive(model, a):
 
 def drive_slurm(model, a):
     """drive() with Slurm: every decided experiment that is neither finished nor in the queue
-    is submitted; the driver looks again every BUSY_WAIT_S seconds until the phase is done."""
+    is submitted; the driver looks again every BUSY_WAIT_S seconds until the phase is done.
+    Each round (the job table read, the decisions, the submissions) holds the model lock, so
+    two drivers of a model never submit an experiment twice."""
     jobs = slurm.SlurmJobs(os.path.join(RESULTS, model), write_json)
     try:
         while True:
             with ModelLock(model):
                 s = Suite(model)
-                jobs.refresh()
+                trouble = jobs.refresh()
 
-                def held(s, e):
-                    return busy(s, e) or jobs.queued(e["name"])
+                def held(s, e):   # the queue first: no lock probe of a job on another host
+                    return jobs.queued(e["name"]) or busy(s, e)
                 todo = decide(s, a.until, held)
                 s.write()
-            print(json.dumps(s.plan, indent=1, sort_keys=True))
+                fresh = [e for e in todo if not held(s, e)]
+                spent = [e["name"] for e in fresh if jobs.tries(e["name"]) >= slurm.MAX_TRIES]
+                if spent:
+                    print(f"repro_v3: {spent[0]}: {slurm.MAX_TRIES} Slurm jobs ended without "
+                          f"finishing it; see {jobs.last_output(spent[0])}", file=sys.stderr)
+                    return 1
+                for e in fresh:
+                    job = jobs.submit(e, model, CONFIG_DIR, RESULTS, a.slurm_set, a.bin)
+                    print(f"repro_v3: {model}: submitted {e['name']} (job {job})", flush=True)
             if not todo:
+                print(json.dumps(s.plan, indent=1, sort_keys=True))
                 print(f"repro_v3: {model}: done up to phase {a.until}")
                 return 0
-            fresh = [e for e in todo if not held(s, e)]
-            spent = [e["name"] for e in fresh if jobs.tries(e["name"]) >= slurm.MAX_TRIES]
-            if spent:
-                print(f"repro_v3: {spent[0]}: {slurm.MAX_TRIES} Slurm jobs ended without "
-                      f"finishing it; see {jobs.last_output(model, spent[0])}", file=sys.stderr)
-                return 1
-            if fresh:
-                got = jobs.submit(fresh, model, CONFIG_DIR, RESULTS, a.slurm_set, a.bin)
-                print(f"repro_v3: {model}: submitted " +
-                      ", ".join(f"{n} (job {j})" for n, j in got.items()), flush=True)
-            else:
+            if trouble:
+                print(f"repro_v3: squeue failed ({trouble}); every recorded job counts as queued "
+                      f"this round", file=sys.stderr, flush=True)
+            elif not fresh:
                 print(f"repro_v3: {model}: {len(todo)} experiment(s) queued or running; "
                       f"looking again in {BUSY_WAIT_S} s", flush=True)
             time.sleep(BUSY_WAIT_S)

@@ -33,22 +33,33 @@ def user():
 
 
 class SlurmJobs:
-    """One model's submitted jobs and which of them Slurm still holds."""
+    """One model's submitted jobs and which of them Slurm still holds. Read again at every
+    round (refresh), under the driver's model lock, so two drivers of a model share it."""
 
     def __init__(self, model_dir, write_json):
         self.dir, self.write_json = model_dir, write_json
         self.path = os.path.join(model_dir, ".slurm-jobs.json")
+        self.jobs, self.live, self.unknown = {}, set(), False
+
+    def load(self):
         try:
             with open(self.path) as f:
-                self.jobs = json.load(f)
+                jobs = json.load(f)
         except FileNotFoundError:
-            self.jobs = {}
+            jobs = {}
         except ValueError as e:
-            raise LaunchError(f"{self.path}: malformed JSON ({e}); it lists this driver's jobs")
-        self.live = set()
+            raise LaunchError(f"{self.path}: malformed JSON ({e}); it lists the model's Slurm jobs")
+        if not isinstance(jobs, dict) or not all(
+                isinstance(v, list) and all(isinstance(j, str) for j in v) for v in jobs.values()):
+            raise LaunchError(f"{self.path}: expected {{experiment: [job id, ...]}}")
+        self.jobs = jobs
 
     def refresh(self):
-        """Reads the ids of this user's jobs still in the queue (pending or running)."""
+        """Reads the job table and the ids of this user's jobs still in the queue. When squeue
+        fails (e.g. slurmctld busy), every recorded job counts as queued this round (nothing
+        is submitted twice) and `unknown` says so; a missing squeue is an error."""
+        self.load()
+        self.unknown = False
         if not any(self.jobs.values()):
             self.live = set()
             return
@@ -56,9 +67,13 @@ class SlurmJobs:
             p = subprocess.run(["squeue", "-h", "-o", "%i", "-u", user()], capture_output=True,
                                text=True)
         except FileNotFoundError:
-            raise LaunchError("squeue not found: --launcher slurm needs Slurm's commands")
+            raise LaunchError("squeue not found: this model's runs were submitted to Slurm "
+                              f"({self.path}); run the driver where Slurm's commands are, with "
+                              "--launcher slurm")
         if p.returncode != 0:
-            raise LaunchError(f"squeue failed ({p.returncode}): {p.stderr.strip()}")
+            self.unknown = True
+            self.live = {j for v in self.jobs.values() for j in v}
+            return p.stderr.strip()
         self.live = {x.strip().split("_")[0] for x in p.stdout.split() if x.strip()}
 
     def queued(self, name):
@@ -67,26 +82,29 @@ class SlurmJobs:
     def tries(self, name):
         return len(self.jobs.get(name, []))
 
-    def last_output(self, model, name):
+    def last_output(self, name):
         ids = self.jobs.get(name) or ["?"]
         return os.path.join(self.dir, "slurm", f"{name}-{ids[-1]}.out")
 
-    def submit(self, entries, model, config_dir, results_root, extra_sets, binary):
-        """One job per entry (their config paths made absolute; extra_sets appended to each
-        entry's settings, e.g. device=cuda; binary: the run-experiment every rank runs, a path
-        the compute nodes see); records the job ids."""
+    def submit(self, entry, model, config_dir, results_root, extra_sets, binary):
+        """One job for `entry` (its config path made absolute; extra_sets appended to its
+        settings, e.g. device=cuda; binary: the run-experiment every rank runs, a path the
+        compute nodes see), recorded at once, so a driver stopped part-way through a round
+        knows every job it submitted. The job always resumes (SL_RESUME=always): a try after
+        one that crashed before its first checkpoint starts the run again from update 0, as
+        --resume does without a checkpoint. Returns the job id."""
         round_file = os.path.join(self.dir, ".slurm-round.json")
-        exps = [dict(e, config=os.path.join(config_dir, e["config"]),
-                     set=list(e["set"]) + list(extra_sets)) for e in entries]
-        self.write_json(round_file, {"name": model, "experiments": exps})
+        exp = dict(entry, config=os.path.join(config_dir, entry["config"]),
+                   set=list(entry["set"]) + list(extra_sets))
+        self.write_json(round_file, {"name": model, "experiments": [exp]})
         p = subprocess.run(["bash", SUBMIT, round_file], capture_output=True, text=True,
-                           env=dict(os.environ, SL_RESULTS_DIR=results_root,
+                           env=dict(os.environ, SL_RESULTS_DIR=results_root, SL_RESUME="always",
                                     SL_BINARY=os.path.abspath(binary)))
-        got = {m.group("name"): m.group("id") for m in SUBMITTED.finditer(p.stdout)}
-        for name, job in got.items():
-            self.jobs.setdefault(name, []).append(job)
-        self.write_json(self.path, self.jobs, sort_keys=True)
-        if p.returncode != 0:
-            raise LaunchError(f"{SUBMIT} exited {p.returncode}: "
-                              f"{(p.stderr or p.stdout).strip().splitlines()[-1:]}")
-        return got
+        m = SUBMITTED.search(p.stdout)
+        if m:
+            self.jobs.setdefault(entry["name"], []).append(m.group("id"))
+            self.write_json(self.path, self.jobs, sort_keys=True)
+        if p.returncode != 0 or not m:
+            raise LaunchError(f"{SUBMIT} exited {p.returncode} for {entry['name']}: "
+                              f"{((p.stderr or p.stdout).strip().splitlines() or ['no output'])[-1]}")
+        return m.group("id")

@@ -106,10 +106,15 @@ class PlanDefaults:
         names = {v.name for v in variants}
         self.S, self.skip, self.preface = S, None, []
         untuned = cells is not None and not ref1 and plan1 is None
-        self.no_ref1 = untuned     # the 1-node control is still being tuned: no 1-node reference
+        # the 1-node control still being tuned, or its cell without a run yet: no 1-node
+        # reference (never a stand-in of another lr or length)
+        self.no_ref1 = untuned or (S is not None and not ref1 and plan1 not in names)
         if cells is not None and not ref4 and plan4 is None:
             self.skip = ("4-node dense's lr at S is not chosen yet (v3.1 phase 1b): no reference, "
                          "no targets; `--ref4 NAME` picks one")
+        elif S is not None and not ref4 and plan4 not in names:
+            self.skip = (f"plan.json's 4-node dense cell `{plan4}` has no run with validations "
+                         "here yet: no reference, no targets; `--ref4 NAME` picks one")
         self.ref4 = ref4 or (plan4 if plan4 in names else None)
         self.ref1 = ref1 or (plan1 if plan1 in names else None)
         self.shows = only

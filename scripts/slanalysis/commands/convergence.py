@@ -7,7 +7,8 @@ ladder.
 
 Usage: analyze.py convergence RESULTS_DIR [--model M] [--short NAME] [--long NAME]
                   [--ce-tol 0.02] [--bleu-tol 1.0]
-Exit status: 0 every model checked is within both limits (v3: some pair of each model is),
+Exit status: 0 every model checked is within both limits (v3: some pair of each model is, in
+phase 2's ladder or in the v3.1 re-check at dense's lr at S),
 1 one is not (or cannot be told),
 2 bad arguments or no 4-node dense variant.
 """

@@ -26,7 +26,8 @@ name = os.path.basename(out)
 state = os.environ["FAKE_SLURM_STATE"]
 n = len(open(state).read().splitlines()) + 1 if os.path.exists(state) else 1
 with open(state, "a") as f:
-    f.write(f"{name} {' '.join(f'{k}={v}' for k, v in sets.items())}\n")
+    f.write(f"{name} {' '.join(f'{k}={v}' for k, v in sets.items())} "
+            f"SL_RESUME={os.environ.get('SL_RESUME')}\n")
 if name not in os.environ.get("FAKE_SLURM_FAIL", "").split(","):
     lr, steps = float(sets["train.lr"]), int(sets["train.max_steps"])
     ce, bleu = result(name, lr, steps)
@@ -91,7 +92,8 @@ class SlurmLauncher(env.Case):
                          ["transformer-4node-dense-S3000-s1", "transformer-4node-dense-S6000-s1",
                           "transformer-4node-dense-S12000-s1"])
         with open(self.state) as f:
-            self.assertTrue(all("device=cuda" in x for x in f.read().splitlines()))
+            lines = f.read().splitlines()
+        self.assertTrue(all("device=cuda" in x and x.endswith("SL_RESUME=always") for x in lines))
         with open(os.path.join(self.res, "transformer", ".slurm-jobs.json")) as f:
             jobs = json.load(f)
         self.assertEqual(jobs["transformer-4node-dense-S3000-s1"], [str(1000 + 1 + names.index(
@@ -143,6 +145,43 @@ class SlurmLauncher(env.Case):
         self.assertEqual(self.submitted().count(bad), 3)
         self.assertIn(f"repro_v3: {bad}: 3 Slurm jobs ended without finishing it; see "
                       f"{os.path.join(self.res, 'transformer', 'slurm', bad)}-", p.stderr)
+
+    def test_resumes_records_at_once_and_a_local_driver_keeps_off(self):
+        """Every job is submitted with SL_RESUME=always (a retry after an early crash starts
+        again); the table is written after each job; a local driver refuses a model with jobs
+        still queued."""
+        p = self.run_driver("--until", "lr")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(os.path.join(self.res, "transformer", ".slurm-jobs.json")) as f:
+            jobs = json.load(f)
+        self.assertEqual(len(jobs), len(self.submitted()))
+        queue = os.path.join(self.work, "queue")
+        with open(queue, "w") as f:
+            f.write(jobs["transformer-lr-4node-dense-lr0.001"][0] + "\n")
+        e = dict(os.environ, PATH=self.bin + os.pathsep + os.environ["PATH"],
+                 FAKE_SLURM_QUEUE=queue)
+        local = subprocess.run([sys.executable, DRIVER, "transformer", "--bin", sys.executable,
+                                "--results", self.res, "--config-dir", self.cfg],
+                               capture_output=True, text=True, env=e, timeout=120)
+        self.assertEqual(local.returncode, 2, local.stdout[-500:])
+        self.assertIn("1 experiment(s) of this model are in the Slurm queue "
+                      "(transformer-lr-4node-dense-lr0.001;", local.stderr)
+
+    def test_two_drivers_submit_each_experiment_once(self):
+        """Two Slurm drivers of one model at once: the job table is read, decided on and
+        written under the model lock, so no experiment gets two jobs."""
+        e = dict(os.environ, PATH=self.bin + os.pathsep + os.environ["PATH"],
+                 FAKE_SLURM_STATE=self.state, SL_REPRO_V3_BUSY_WAIT_S="0.05")
+        cmd = [sys.executable, DRIVER, "transformer", "--launcher", "slurm", "--bin",
+               sys.executable, "--results", self.res, "--config-dir", self.cfg, "--until", "lr"]
+        procs = [subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                  text=True, env=e) for _ in range(2)]
+        for p in procs:
+            _, err = p.communicate(timeout=300)
+            self.assertEqual(p.returncode, 0, err)
+        names = self.submitted()
+        self.assertEqual(len(names), 45)
+        self.assertEqual(len(set(names)), 45)
 
     def test_no_squeue(self):
         """Slurm's commands missing: one line, exit 2."""
