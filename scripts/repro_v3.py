@@ -158,6 +158,13 @@ class Suite:
     def started(self, entry):
         return os.path.isdir(os.path.join(self.dir, entry["name"]))
 
+    def check(self, entry, what):
+        """Conflict when the run's config.json contradicts `entry` (what: whose settings)."""
+        bad = self.disagreement(entry)
+        if bad:
+            raise Conflict(f"{os.path.join(self.dir, entry['name'], 'config.json')}: the run "
+                           f"there disagrees with {what} ({bad})")
+
     def disagreement(self, entry):
         """What the run's config.json (as run-experiment resolved it) contradicts among the
         entry's settings and node count: '' when nothing, or when the run has no config yet.
@@ -182,10 +189,8 @@ class Suite:
         An entry that started with other settings is a conflict the rules cannot resolve."""
         index = {e["name"]: i for i, e in enumerate(self.experiments)}
         for e in entries:
-            bad = self.disagreement(e)
-            if bad:
-                raise Conflict(f"{os.path.join(self.dir, e['name'], 'config.json')}: the run there "
-                               f"disagrees with the settings the rules give it ({bad})")
+            if e["name"] not in index:   # the record's runs are checked once, in decide()
+                self.check(e, "the settings the rules give it")
             if e["name"] not in self.wanted:
                 self.wanted.add(e["name"])
                 self.order.append(e["name"])
@@ -457,10 +462,7 @@ def decide(s, until, held=None):
     stage's runs join as far as their settings are decided (phase 3 of the cells already tuned
     while phase 1b finishes, phase 4 while phase 3 does), so a second driver does not idle."""
     for e in s.experiments:   # the record's runs, the finished budget runs included
-        bad = s.disagreement(e)
-        if bad:
-            raise Conflict(f"{os.path.join(s.dir, e['name'], 'config.json')}: the run there "
-                           f"disagrees with its entry in {s.file} ({bad})")
+        s.check(e, f"its entry in {s.file}")
     lrs, todo = phase_lr(s)
     if todo or until == "lr":
         return todo
