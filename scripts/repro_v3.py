@@ -18,8 +18,9 @@ Resumable: the state is what results/repro-v3/<model>/ holds. Each round writes
 configs/repro-v3/<model>.json: every experiment that has started (the record of what ran, in
 the order it was decided) and the ones decided to run next (one that never started and the
 rules no longer ask for, e.g. a v3 seed at an lr phase 1b replaced, is dropped); then it runs
-that suite with run-experiment, which skips finished experiments and resumes interrupted
-ones. Stop it at any time (Ctrl-C / SIGTERM) and run the same command again.
+the first of those with run-experiment (--only; an interrupted one resumes) and decides
+again, so every run starts from the newest decisions. Stop it at any time (Ctrl-C / SIGTERM)
+and run the same command again.
 Two drivers of the same model may run side by side (e.g. on two cores once the other model's
 suite is done): each skips what the other is running (run-experiment --skip-busy) and waits
 when everything left is running elsewhere.
@@ -515,10 +516,12 @@ def busy(s, entry):
         os.close(fd)
 
 
-def run_suite(s, binary):
-    # --skip-busy: experiments another driver of this model is running are left to it, so
-    # two drivers of one model share its suite (e.g. once the other model's suite is done).
-    cmd = [binary, "--suite", s.file, "--output-root", RESULTS, "--no-progress", "--skip-busy"]
+def run_suite(s, binary, name):
+    # One experiment per round (--only): the next round decides again, so a run that a newer
+    # decision no longer wants (or wants later) is never started from a stale list.
+    # --skip-busy: should another driver of this model take it first, it is left to that one.
+    cmd = [binary, "--suite", s.file, "--output-root", RESULTS, "--no-progress", "--skip-busy",
+           "--only", name]
     print("repro_v3:", " ".join(cmd), flush=True)
     # Its own session: a signal to the driver's process group does not reach it too, so it gets
     # exactly one (a second signal makes run-experiment exit at once, without its checkpoint).
@@ -641,16 +644,14 @@ def drive(model, a):
         if not os.access(a.bin, os.X_OK):
             print(f"repro_v3: {a.bin}: not built (bash scripts/build.sh)", file=sys.stderr)
             return 2
-        rc = run_suite(s, a.bin)
-        if rc != 0:
+        e = next(e for e in todo if not busy(s, e))   # the first in decision order
+        rc = run_suite(s, a.bin, e["name"])
+        if rc != 0 and not s.complete(e["name"][len(model) + 1:]) and not busy(s, e):
             # A failed experiment (e.g. diverged with on_nonfinite=stop) is still decided on;
             # anything else stops the driver.
-            unfinished = [e["name"] for e in todo
-                          if not s.complete(e["name"][len(model) + 1:]) and not busy(s, e)]
-            if unfinished:
-                print(f"repro_v3: run-experiment exited {rc}; unfinished: {', '.join(unfinished)}",
-                      file=sys.stderr)
-                return rc
+            print(f"repro_v3: run-experiment exited {rc}; unfinished: {e['name']}",
+                  file=sys.stderr)
+            return rc
 
 def drive_slurm(model, a):
     """drive() with Slurm: every decided experiment that is neither finished nor in the queue

@@ -47,7 +47,12 @@ def held(d):  # --skip-busy: another process holds d/.lock
         return True
     finally:
         os.close(fd)
+only = [a[i + 1] for i, x in enumerate(a) if x == "--only"]
+with open(os.path.join(root, "invocations.log"), "a") as f:
+    f.write(" ".join(only) + "\n")
 for e in suite["experiments"]:
+    if only and e["name"] not in only:
+        continue
     sets = dict(s.split("=", 1) for s in e["set"])
     d = os.path.join(root, suite["name"], e["name"])
     if os.path.isfile(os.path.join(d, "summary.json")):
@@ -193,6 +198,10 @@ class Driver(env.Case):
         self.assertEqual(len(names), 45 + 3 + 34 + 1 + 22 + 4)
         calls = lines(os.path.join(res, "calls.log"))
         self.assertEqual(len(calls), len(names))  # every experiment ran exactly once
+        # one experiment per run-experiment call, decided in the round just before it, so the
+        # runs happen in the record's order (no run from a stale list)
+        self.assertEqual(lines(os.path.join(res, "invocations.log")), [c.split()[0] for c in calls])
+        self.assertEqual([c.split()[0] for c in calls], names)
         line = {c.split()[0]: c for c in calls}
         # the chosen lr and its warm-up reach the later runs; equal tokens = 4S updates of 1 node
         self.assertIn("train.lr=0.002 train.warmup=200", line["transformer-4node-sparse-lr0.002-S6000-s2"])
