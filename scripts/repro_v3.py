@@ -516,6 +516,14 @@ def busy(s, entry):
         os.close(fd)
 
 
+def next_to_run(s, todo, busy):
+    """The experiment this round runs: the first of `todo` in the suite file's order that no
+    other process holds, so a started, unfinished run (it keeps its place) resumes before the
+    rest, which follow in this round's order of decision; None if every one is held."""
+    wanted = {e["name"] for e in todo}
+    return next((e for e in s.experiments if e["name"] in wanted and not busy(s, e)), None)
+
+
 def run_suite(s, binary, name):
     # One experiment per round (--only): the next round decides again, so a run that a newer
     # decision no longer wants (or wants later) is never started from a stale list.
@@ -644,7 +652,7 @@ def drive(model, a):
         if not os.access(a.bin, os.X_OK):
             print(f"repro_v3: {a.bin}: not built (bash scripts/build.sh)", file=sys.stderr)
             return 2
-        e = next(e for e in todo if not busy(s, e))   # the first in decision order
+        e = next_to_run(s, todo, busy)
         rc = run_suite(s, a.bin, e["name"])
         if rc != 0 and not s.complete(e["name"][len(model) + 1:]) and not busy(s, e):
             # A failed experiment (e.g. diverged with on_nonfinite=stop) is still decided on;

@@ -303,6 +303,25 @@ class Driver(env.Case):
         s.want([d, c, b])                              # a: neither started nor wanted
         self.assertEqual([e["name"] for e in s.record()], ["m-c", "m-d", "m-b"])
 
+    def test_a_started_run_resumes_before_later_decisions(self):
+        """Each round runs one experiment: the first of the suite file's order no other process
+        holds, so an interrupted run goes on before runs decided after it started."""
+        import importlib.util
+        spec = importlib.util.spec_from_file_location("repro_v3_next", DRIVER)
+        drv = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(drv)
+        drv.RESULTS, drv.CONFIG_DIR = os.path.join(self.work, "res"), os.path.join(self.work, "cfg")
+        s = drv.Suite("m")
+        a, b, c = ({"name": f"m-{x}", "set": []} for x in "abc")
+        s.experiments = [c]
+        os.makedirs(os.path.join(s.dir, "m-c"))        # c started, not finished
+        todo = s.want([a, b, c])                       # decided now: a, b, then c
+        s.write()
+        free = lambda s, e: False
+        self.assertEqual(drv.next_to_run(s, todo, free)["name"], "m-c")
+        self.assertEqual(drv.next_to_run(s, todo, lambda s, e: e["name"] == "m-c")["name"], "m-a")
+        self.assertIsNone(drv.next_to_run(s, todo, lambda s, e: True))
+
     def test_a_run_whose_config_disagrees_stops_the_driver(self):
         """A run folder moved in (or edited) whose config.json contradicts the settings the
         rules give that name stops the driver with the file and the setting; one that agrees,
