@@ -102,5 +102,6 @@ class BudgetCheck:
         if self.status == "converged":
             return "S is enough (converged)"
         if self.ce_rel > 0 and self.bleu_diff < 0:  # the longer run ends worse in both
-            return "outside the limits, and 2S ends WORSE than S (more updates overfit here)"
+            return ("outside the limits, and 2S ends WORSE than S (more updates hurt here: overfitting, "
+                    "or a schedule that does not suit the longer run; compare their training losses)")
         return "S is NOT enough"

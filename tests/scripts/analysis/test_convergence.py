@@ -105,7 +105,8 @@ class BudgetLadder(env.Case):
         c = BudgetCheck(*budget_ladder(variants)[3])
         self.close(c.ce_rel, 0.16 / 3.44)
         self.assertEqual(c.lines("t")[-1],
-                         "  -> outside the limits, and 2S ends WORSE than S (more updates overfit here)")
+                         "  -> outside the limits, and 2S ends WORSE than S (more updates hurt here: overfitting, "
+                         "or a schedule that does not suit the longer run; compare their training losses)")
 
     def test_v31_recheck_is_its_own_ladder(self):
         """`...-4node-dense-lr0.002-S<N>` pairs only with its own lr: S400 at lr 0.002 ends at
