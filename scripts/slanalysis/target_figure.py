@@ -56,7 +56,7 @@ def draw(plt, model, sweep, factors, profile, network, d1, shown, out_dir, color
     if not drawn:
         plt.close(fig)
         return None
-    fig.suptitle(f"{model}: speed-up against the target, {profile['name']}, {network.name}; "
+    fig.suptitle(f"{model}: speed-up against the target, {profile['name']}, {network.name}\n"
                  f"band: {100 * sweep.level:.0f}% bootstrap interval over seeds "
                  f"({sweep.reps} replicates)", fontsize=8)
     fig.tight_layout()
