@@ -1,6 +1,7 @@
 // run-experiment: trains and evaluates one experiment (--config) or a list of them
 // (--suite) on the simulated cluster or as one rank of an MPI job.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -147,13 +148,19 @@ nlohmann::json read_json_or_null(const std::string& path) {
 }
 
 // Rank 0 (or the one process of a simulated cluster), before training: lock the results
-// directory for the run's lifetime, then make it what the run expects. --overwrite removes
+// directory for the run's lifetime, then say what the run needs of it. --overwrite removes
 // what an earlier run wrote, so the result equals a run into an empty directory; --resume
 // removes temporary files a kill left behind, and when no checkpoint was committed yet it
-// starts from step 0 like --overwrite (the old log lines would otherwise stay).
-sl::DirLock prepare_results_dir(const sl::ExperimentConfig& e, bool resume, bool overwrite) {
+// starts from step 0 like --overwrite (the old log lines would otherwise stay). The removal
+// (`clear`) waits until the data have loaded: a run that fails on its corpus or vocabulary
+// leaves the earlier run's files as they were.
+struct PreparedDir {
+  sl::DirLock lock;
+  bool clear = false;
+};
+PreparedDir prepare_results_dir(const sl::ExperimentConfig& e, bool resume, bool overwrite) {
   const std::string& dir = e.job.results_dir;
-  sl::DirLock lock = sl::DirLock::acquire(dir);
+  PreparedDir p{sl::DirLock::acquire(dir)};
   sl::ResultsDir rd(dir);
   if (!resume && !overwrite && exists(rd.file("log.jsonl")))
     throw sl::InputError(dir, "already holds a run; pass --resume to continue it or --overwrite to start again");
@@ -165,18 +172,23 @@ sl::DirLock prepare_results_dir(const sl::ExperimentConfig& e, bool resume, bool
     if (sl::CheckpointStore(dir + "/checkpoints", "").latest().empty()) {
       if (rd.has_run_files())
         std::fprintf(stderr, "[%s] --resume: %s holds no committed checkpoint; starting from step 0 "
-                     "(the earlier run's logs are removed)\n", e.name.c_str(), dir.c_str());
-      rd.remove_run_files();
+                     "(the earlier run's logs are removed once the data have loaded)\n", e.name.c_str(), dir.c_str());
+      p.clear = true;
     }
   } else if (overwrite) {
-    rd.remove_run_files();
+    p.clear = true;
   }
-  return lock;
+  return p;
 }
 
 // A collective timeout ends every node; say what is left to continue from.
 std::runtime_error explain_timeout(const sl::CollectiveTimeout& x, const std::string& dir) {
-  const std::string latest = sl::CheckpointStore(dir + "/checkpoints", "").latest();
+  std::string latest;
+  try {
+    latest = sl::CheckpointStore(dir + "/checkpoints", "").latest();
+  } catch (const sl::InputError& damaged) {
+    return std::runtime_error(std::string(x.what()) + "; " + damaged.what());
+  }
   return std::runtime_error(
       std::string(x.what()) + "; " +
       (latest.empty()
@@ -268,12 +280,14 @@ int run_one(sl::ExperimentConfig& e, const Options& o, bool resume, sl::NodeOutc
     }
     return sl::run_mpi_main([&](sl::MpiCommunicator& comm) {
       register_rank_identity(comm);
-      sl::DirLock lock;  // one rank holds it
+      PreparedDir prepared;  // one rank holds the lock
       try {
-        if (comm.rank() == 0) lock = prepare_results_dir(e, resume, o.overwrite);
+        if (comm.rank() == 0) prepared = prepare_results_dir(e, resume, o.overwrite);
         comm.barrier();
         maybe_inject_crash(comm.rank());
-        out = sl::run_experiment_on(e, comm);
+        out = sl::run_experiment_on(e, comm, [&] {
+          if (prepared.clear) sl::ResultsDir(dir).remove_run_files();
+        });
         return exit_code_of(out);
       } catch (const sl::InputError& x) {
         sl::note_failure_reported();  // run_mpi_main prints it
@@ -299,10 +313,12 @@ int run_one(sl::ExperimentConfig& e, const Options& o, bool resume, sl::NodeOutc
     throw sl::InputError(e.file + ":/cluster/backend",
                          "started as one of " + std::to_string(world) +
                              " MPI ranks but the backend is \"sim\" (add --set cluster.backend=mpi)");
-  sl::DirLock lock = prepare_results_dir(e, resume, o.overwrite);
+  PreparedDir prepared = prepare_results_dir(e, resume, o.overwrite);
   maybe_inject_crash(0);
   try {
-    out = sl::run_experiment_sim(e);
+    out = sl::run_experiment_sim(e, [&] {
+      if (prepared.clear) sl::ResultsDir(dir).remove_run_files();
+    });
     return exit_code_of(out);
   } catch (const sl::InputError& x) {
     explain_model_mismatch(x, e, old_config);
@@ -318,6 +334,14 @@ int run(const Options& o) {
     return run_one(e, o, o.resume);
   }
   sl::Suite s = sl::load_suite(o.suite);
+  for (const std::string& want : o.only) {  // a typo would otherwise run nothing and exit 0
+    if (std::none_of(s.experiments.begin(), s.experiments.end(),
+                     [&](const sl::SuiteEntry& x) { return x.name == want; })) {
+      std::string names;
+      for (const sl::SuiteEntry& x : s.experiments) names += (names.empty() ? "" : ", ") + x.name;
+      throw sl::InputError(o.suite, "--only " + want + ": no experiment of that name (it has: " + names + ")");
+    }
+  }
   int rc = 0;
   for (const sl::SuiteEntry& x : s.experiments) {
     if (!o.only.empty() && std::find(o.only.begin(), o.only.end(), x.name) == o.only.end()) continue;

@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <iterator>
 
@@ -140,6 +141,12 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 1024))
       ->capture_default_str();
   app.add_option("--length-alpha", o.alpha, "length normalisation: score / length^alpha")
+      ->check(CLI::Validator(
+          [](std::string& s) {  // the config's decode.length_alpha range; NaN too is refused
+            const double v = std::strtod(s.c_str(), nullptr);
+            return v >= 0.0 && v <= 10.0 ? std::string() : "expected a number from 0 to 10, got " + s;
+          },
+          "0 to 10"))
       ->capture_default_str();
   app.add_option("--batch-sentences", o.batch, "sentences decoded together")
       ->check(CLI::Range(1, 4096))

@@ -75,6 +75,10 @@ void append_line(const std::string& path, const std::string& line) {
 }
 
 std::string read_file(const std::string& path) {
+  struct stat st;
+  // An ifstream opens a directory and reads nothing: it would pass for an empty file.
+  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+    throw InputError(path, "is a directory; expected a file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path, "cannot open file for reading");
   std::ostringstream ss;

@@ -113,7 +113,8 @@ SentencePieceVocab SentencePieceVocab::train(const std::vector<std::string>& sen
   std::string serialized;
   const auto status = sentencepiece::SentencePieceTrainer::Train(args.str(), &it, &serialized);
   if (!status.ok()) {
-    throw InputError(model_path, "SentencePiece training failed (" + status.ToString() + ")");
+    throw InputError(model_path, "SentencePiece training failed for vocab_size " + std::to_string(o.vocab_size) +
+                                     " (" + status.ToString() + ")");
   }
   auto processor = processor_from(serialized, model_path);
   write_file_atomic(model_path, serialized);

@@ -1,5 +1,7 @@
 #include "experiment/experiment_config.h"
 
+#include <sys/stat.h>
+
 #include "common/input_error.h"
 
 namespace sl {
@@ -21,6 +23,9 @@ DataConfig parse_data(ConfigObject c, BatchOptions& batching, uint64_t spm_seed)
   d.spm.vocab_size = static_cast<int>(c.integer("vocab_size", 8000, 16, 1 << 20));
   d.spm.normalization = c.choice("normalization", d.spm.normalization, {"nmt_nfkc", "identity"});
   d.spm_dir = c.string("spm_dir", "cache/spm/" + basename_of(d.corpus));
+  struct stat st;
+  if (::stat(d.spm_dir.c_str(), &st) == 0 && !S_ISDIR(st.st_mode))
+    throw InputError(c.where("spm_dir"), "\"" + d.spm_dir + "\" is a file; expected a folder (the SentencePiece model cache)");
   d.train_sentences = c.integer("train_sentences", 0, 0);
   d.dev_sentences = c.integer("dev_sentences", 0, 0);
   d.test_sentences = c.integer("test_sentences", 0, 0);
@@ -55,8 +60,8 @@ ExperimentConfig parse_experiment_config(const nlohmann::json& j, const std::str
   e.file = file;
   ConfigObject root(j, file, "");
   e.name = root.string("name", "");
-  if (e.name.empty() || e.name.find('/') != std::string::npos)
-    throw InputError(root.where("name"), "expected a non-empty experiment name without '/'");
+  if (e.name.empty() || e.name == "." || e.name == ".." || e.name.find('/') != std::string::npos)
+    throw InputError(root.where("name"), "expected a non-empty experiment name without '/' (not . or ..)");
   TrainingJob& job = e.job;
   job.name = e.name;
   job.seed = static_cast<uint64_t>(root.integer("seed", 1, 0));

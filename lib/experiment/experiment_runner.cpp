@@ -106,11 +106,12 @@ static LoadedData prepare_run(ExperimentConfig& e, Communicator* comm, int nodes
   return loaded;
 }
 
-NodeOutcome run_experiment_sim(ExperimentConfig& e) {
+NodeOutcome run_experiment_sim(ExperimentConfig& e, const std::function<void()>& data_loaded) {
   if (e.cluster.backend != "sim")
     throw InputError(e.file + ":/cluster/backend",
                      "expected \"sim\" for an in-process run (use mpiexec for \"mpi\")");
   LoadedData loaded = prepare_run(e, nullptr, e.cluster.nodes);
+  if (data_loaded) data_loaded();
   e.job.data = &loaded.data;
   NodeOutcome outcome;
   SimulatedCluster::run(e.cluster.nodes, [&](Communicator& comm) {
@@ -131,7 +132,8 @@ NodeOutcome run_experiment_sim(ExperimentConfig& e) {
   return outcome;
 }
 
-NodeOutcome run_experiment_on(ExperimentConfig& e, Communicator& comm) {
+NodeOutcome run_experiment_on(ExperimentConfig& e, Communicator& comm,
+                              const std::function<void()>& data_loaded) {
   if (comm.size() != e.cluster.nodes)
     throw InputError(e.file + ":/cluster/nodes",
                      "config asks for " + std::to_string(e.cluster.nodes) +
@@ -141,6 +143,10 @@ NodeOutcome run_experiment_on(ExperimentConfig& e, Communicator& comm) {
   e.job.data = &loaded.data;
   // From here on, not while rank 0 alone trained the SentencePiece model above.
   comm.set_collective_timeout(e.cluster.collective_timeout_s);
+  if (data_loaded) {
+    data_loaded();
+    comm.barrier();  // no rank writes into the results directory before it is cleared
+  }
   return run_training_node(e.job, comm);
 }
 

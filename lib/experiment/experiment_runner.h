@@ -1,4 +1,5 @@
 #pragma once
+#include <functional>
 #include <string>
 
 #include "distributed/communicator.h"
@@ -9,9 +10,12 @@ namespace sl {
 // Loads the corpus and the SentencePiece model (training it once if needed), then trains on
 // the configured cluster: cluster.backend "sim" runs N nodes as threads here; "mpi" runs this
 // process as one rank of `comm` (which must have cluster.nodes ranks).
-// Returns the run's outcome as rank 0 saw it.
-NodeOutcome run_experiment_sim(ExperimentConfig& e);
-NodeOutcome run_experiment_on(ExperimentConfig& e, Communicator& comm);
+// Returns the run's outcome as rank 0 saw it. `data_loaded` (if given) runs once the data have
+// loaded and before any node starts (with MPI: on every rank, then a barrier), e.g. to clear
+// the results directory only when the run is sure to start.
+NodeOutcome run_experiment_sim(ExperimentConfig& e, const std::function<void()>& data_loaded = {});
+NodeOutcome run_experiment_on(ExperimentConfig& e, Communicator& comm,
+                              const std::function<void()>& data_loaded = {});
 
 // The encoded corpus (train/dev/test) with its vocabulary. `comm` may be null (one process);
 // with MPI, rank 0 trains the SentencePiece model and the others wait for it.

@@ -87,6 +87,19 @@ void CheckpointStore::save_node(int64_t step, int rank, int nodes, const NodeSta
   write_checkpoint_file(node_file(sd, rank), f);
 }
 
+// The step directories holding run.json (committed, or committed but for `latest`), oldest first.
+static std::vector<std::string> committed_step_dirs(const std::string& dir) {
+  std::vector<std::string> steps;
+  if (DIR* d = ::opendir(dir.c_str())) {
+    while (dirent* e = ::readdir(d))
+      if (!std::strncmp(e->d_name, "step-", 5) && exists(dir + "/" + e->d_name + "/run.json"))
+        steps.push_back(e->d_name);
+    ::closedir(d);
+  }
+  std::sort(steps.begin(), steps.end());
+  return steps;
+}
+
 std::string CheckpointStore::commit(int64_t step, const nlohmann::json& run_meta,
                                     int64_t keep) const {
   const std::string name = step_dir_name(step);
@@ -107,12 +120,25 @@ std::string CheckpointStore::commit(int64_t step, const nlohmann::json& run_meta
 
 std::string CheckpointStore::latest() const {
   const std::string p = dir_ + "/latest";
-  if (!exists(p)) return "";
+  const std::vector<std::string> committed = committed_step_dirs(dir_);
+  if (!exists(p)) {
+    // A kill between a first checkpoint's run.json and `latest`: run.json is written only
+    // after every node's file, so that step directory is whole.
+    return committed.empty() ? "" : dir_ + "/" + committed.back();
+  }
   std::string name = read_file(p);
   while (!name.empty() && (name.back() == '\n' || name.back() == ' ')) name.pop_back();
-  const std::string sd = dir_ + "/" + name;
-  if (name.empty() || !exists(sd + "/run.json")) return "";
-  return sd;
+  if (!name.empty() && name.find('/') == std::string::npos &&
+      std::find(committed.begin(), committed.end(), name) != committed.end())
+    return dir_ + "/" + name;
+  // `latest` is written atomically and names a directory commit() keeps: this one was damaged
+  // by hand or by the disk. Refuse rather than start again and delete the checkpoints.
+  std::string have;
+  for (const std::string& s : committed) have += (have.empty() ? "" : ", ") + s;
+  throw InputError(p, (name.empty() ? std::string("is empty") : "names \"" + name + "\", which holds no run.json") +
+                          "; expected the name of a committed step directory (here: " +
+                          (have.empty() ? std::string("none") : have) +
+                          "): write one into it, or start again with --overwrite");
 }
 
 nlohmann::json CheckpointStore::load_node(const std::string& step_dir, int rank, int nodes,
@@ -146,8 +172,12 @@ nlohmann::json CheckpointStore::load_node(const std::string& step_dir, int rank,
   }
   s.batches->restore(
       {f.meta.at("data_epoch").get<uint64_t>(), f.meta.at("data_batch").get<uint64_t>()});
-  std::string run = read_file(step_dir + "/run.json");
-  return nlohmann::json::parse(run);
+  const std::string run_path = step_dir + "/run.json";
+  nlohmann::json run = nlohmann::json::parse(read_file(run_path), nullptr, /*allow_exceptions=*/false);
+  if (!run.is_object())
+    throw InputError(run_path, "is not a JSON object (a damaged checkpoint); resume from another "
+                               "step directory by writing its name into checkpoints/latest, or use --overwrite");
+  return run;
 }
 
 }  // namespace sl

@@ -35,7 +35,9 @@ class CheckpointStore {
   void save_node(int64_t step, int rank, int nodes, const NodeState& s) const;
   std::string commit(int64_t step, const nlohmann::json& run_meta, int64_t keep) const;
 
-  // The committed step directory, or "" when there is none.
+  // The committed step directory, or "" when there is none. Without `latest`, the newest step
+  // directory holding run.json (a kill between the two writes of a commit); a `latest` that is
+  // empty or names no such directory (damaged) is an InputError naming it, never "none".
   std::string latest() const;
   // Restores this node's state; returns run.json. InputError when the checkpoint is
   // truncated, from another model or another number of nodes.

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "common/atomic_file.h"
+#include "common/input_error.h"
 #include "common/timer.h"
 #include "data/batch_generator.h"
 #include "models/seq2seq_model.h"
@@ -166,7 +167,12 @@ void NodeRun::resume() {
   const std::string latest = store_->latest();
   if (latest.empty()) return;
   const NodeState state{&arena_, optimizer_.get(), strategy_.get(), batches_.get()};
-  totals_ = RunTotals::from_json(store_->load_node(latest, rank_, N_, state));
+  const nlohmann::json run = store_->load_node(latest, rank_, N_, state);
+  try {
+    totals_ = RunTotals::from_json(run);
+  } catch (const nlohmann::json::exception& x) {
+    throw InputError(latest + "/run.json", std::string("lacks the run's totals (a damaged checkpoint): ") + x.what());
+  }
 #ifdef SL_HAVE_CUDA
   if (device_strategy_) device_strategy_->error_feedback_to_device();  // the loaded E_n
 #endif

@@ -106,6 +106,12 @@ TEST(BleuApp, OtherInputErrorsExit2) {
   const AppRun utf8 = run_app(dir, ref + " " + bad);
   EXPECT_EQ(utf8.exit_code, 2);
   EXPECT_NE(utf8.err.find("bad.txt:1"), std::string::npos) << utf8.err;
+  // a folder read as an empty file ("has 0 lines" / "is empty") before it was named as one
+  for (const std::string& args : {ref + " " + dir.path(), dir.path() + " " + ref}) {
+    const AppRun folder = run_app(dir, args);
+    EXPECT_EQ(folder.exit_code, 2) << args;
+    EXPECT_NE(folder.err.find(dir.path() + ": is a directory; expected a file"), std::string::npos) << folder.err;
+  }
   EXPECT_EQ(run_app(dir, "").exit_code, 2);  // REF_FILE is required
   EXPECT_EQ(run_app(dir, "--help").exit_code, 0);
 }

@@ -122,6 +122,11 @@ def main():
     row("corrupt SentencePiece model", ["--config", DENSE, "--set", "data.spm_dir=" + spm],
         "spm-corrupt/spm.500.model", "not a SentencePiece model")
     blocker = write("a-file", "x")
+    row("data.spm_dir is a file", ["--config", DENSE, "--set", "data.spm_dir=" + blocker],
+        "--set data.spm_dir=", "is a file; expected a folder")
+    row("data.vocab_size larger than the corpus allows",
+        ["--config", DENSE, "--set", "data.vocab_size=100000", "--set", "data.spm_dir=" + os.path.join(WORK, "spm-big")],
+        "spm.100000.model", "vocab_size 100000", "Vocabulary size too high")
     row("results dir under a regular file", ["--config", DENSE, "--output-dir", blocker + "/sub"] + FAST,
         "a-file", "cannot create directory")
 
@@ -149,6 +154,40 @@ def main():
         f.write(bytes([b[0] ^ 0x40]))
     row("corrupt checkpoint (one flipped bit)", ["--config", DENSE, "--output-dir", flipped, "--resume"] + FAST,
         "node-0.ckpt", "checksum", keep=flipped)
+    # --overwrite removes the earlier run only once the data have loaded: a run that fails on
+    # its corpus or vocabulary leaves it whole
+    kept = finished_run("overwrite-bad-corpus")
+    row("--overwrite, missing corpus", ["--config", DENSE, "--output-dir", kept, "--overwrite",
+                                        "--set", "data.corpus=" + os.path.join(WORK, "nowhere")] + FAST,
+        "nowhere/train.", "cannot open", keep=kept)
+    row("--overwrite, corrupt SentencePiece model", ["--config", DENSE, "--output-dir", kept, "--overwrite",
+                                                     "--set", "data.spm_dir=" + spm] + FAST,
+        "spm-corrupt/spm.500.model", "not a SentencePiece model", keep=kept)
+    # a damaged checkpoints/latest or run.json is refused, not taken for "no checkpoint" (which
+    # would start again and delete the checkpoints)
+    empty_latest = finished_run("empty-latest")
+    write("empty-latest/checkpoints/latest", "")
+    row("--resume, empty checkpoints/latest", ["--config", DENSE, "--output-dir", empty_latest, "--resume"] + FAST,
+        "checkpoints/latest", "is empty", keep=empty_latest)
+    dangling = finished_run("dangling-latest")
+    write("dangling-latest/checkpoints/latest", "step-00000099\n")
+    row("--resume, latest names no checkpoint", ["--config", DENSE, "--output-dir", dangling, "--resume"] + FAST,
+        "checkpoints/latest", "step-00000099", keep=dangling)
+    bad_run = finished_run("bad-run-json")
+    write(os.path.relpath(os.path.dirname(latest_node0(bad_run)), WORK) + "/run.json", '{"step": 10')
+    row("--resume, run.json not JSON", ["--config", DENSE, "--output-dir", bad_run, "--resume"] + FAST,
+        "run.json", "damaged checkpoint", keep=bad_run)
+    typed_run = finished_run("typed-run-json")
+    write(os.path.relpath(os.path.dirname(latest_node0(typed_run)), WORK) + "/run.json", '{"step": "ten"}')
+    row("--resume, run.json of the wrong shape", ["--config", DENSE, "--output-dir", typed_run, "--resume"] + FAST,
+        "run.json", "damaged checkpoint", keep=typed_run)
+    entry = {"name": "x", "config": DENSE, "set": ["train.max_steps=2"]}
+    up = config("suite-up.json", {"name": "..", "experiments": [entry]})
+    row("suite name ..", ["--suite", up, "--output-root", os.path.join(WORK, "root")],
+        "suite-up.json:/name", "without '/'")
+    two = config("suite-two.json", {"name": "two", "experiments": [entry, dict(entry, name="y")]})
+    row("--only naming no experiment", ["--suite", two, "--output-root", os.path.join(WORK, "root"),
+                                        "--only", "zzz"], "suite-two.json", "--only zzz", "x, y")
     if MPIEXEC:
         row("mpiexec -n 2, cluster.nodes=4", ["--config", DENSE, "--set", "cluster.backend=mpi",
                                               "--output-dir", os.path.join(WORK, "mpi-n")] + FAST,
@@ -178,7 +217,18 @@ def main():
         if problems:
             failed += 1
             print(r.stderr[-2000:])
-    print(f"{len(rows) - failed}/{len(rows)} bad-input cases pass")
+    # not bad input: a kill between a first checkpoint's run.json and `latest` leaves a whole step
+    # directory without the pointer; --resume continues from it
+    unpointed = finished_run("no-latest")
+    step_dir = os.path.dirname(latest_node0(unpointed))
+    os.remove(os.path.join(unpointed, "checkpoints", "latest"))
+    r = subprocess.run([BIN, "--config", DENSE, "--output-dir", unpointed, "--resume"] + FAST[:2] +
+                       ["--set", "train.max_steps=12"] + FAST[2:], capture_output=True, text=True, timeout=60)
+    ok = r.returncode == 0 and f"resumed from {step_dir}" in r.stderr
+    print(f"{'--resume without checkpoints/latest':40} {r.returncode:>3}  {'ok  ' if ok else 'FAIL'} "
+          f"{'resumed from ' + os.path.basename(step_dir) if ok else r.stderr[-1500:]}")
+    failed += not ok
+    print(f"{len(rows) + 1 - failed}/{len(rows) + 1} bad-input cases pass")
     sys.exit(1 if failed else 0)
 
 

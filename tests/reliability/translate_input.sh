@@ -62,7 +62,17 @@ case $group in
     run_translate good
     expect_rc good 0
     [ "$(wc -l < "$work/good.out")" = 2 ] || fail "good: $(wc -l < "$work/good.out") output lines for 2 input lines"
-    echo "ok: invalid UTF-8 and NUL bytes are refused naming the line and byte"
+    # a folder given as the input used to read as an empty file (exit 0, nothing written)
+    run_translate folder --input "$work"
+    expect_rc folder 2; expect_no_output folder
+    expect_err folder "translate: error: $work: is a directory; expected a file"
+    # --length-alpha outside the config's range [0, 10], NaN included (it garbled the beams)
+    for a in nan -5 11; do
+      run_translate "alpha$a" --length-alpha "$a"
+      expect_rc "alpha$a" 2; expect_no_output "alpha$a"
+      expect_err "alpha$a" "expected a number from 0 to 10, got $a"
+    done
+    echo "ok: invalid UTF-8 and NUL bytes are refused naming the line and byte; a folder and a bad --length-alpha too"
     ;;
   long_line)
     printf 'Datei nicht gefunden\n' > "$work/long.in"

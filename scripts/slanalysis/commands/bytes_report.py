@@ -14,9 +14,15 @@ PROGRAM = "bytes-report.py"
 
 
 def rows_of(d):
-    rows = read_jsonl(os.path.join(d, "log.jsonl"))  # a torn last line is skipped
+    if not os.path.isdir(d):
+        raise UsageError(f"{d}: not a folder (expected a run's results folder, with its log.jsonl)")
+    log = os.path.join(d, "log.jsonl")
+    if not (os.path.isfile(log) or os.path.isfile(log + ".gz")):
+        raise UsageError(f"{d}: no log.jsonl (expected a run's results folder)")
+    # a torn line (a run killed mid-write) is skipped, with a warning
+    rows = read_jsonl(log, note=lambda m: print(f"{PROGRAM}: warning: {m}", file=sys.stderr))
     if not rows:
-        raise UsageError(f"{d}: no log lines")
+        raise UsageError(f"{log}: no log lines")
     return rows
 
 
@@ -35,13 +41,14 @@ def main(argv, prog=PROGRAM):
 
 
 def report(dirs):
-    base = rows_of(dirs[0])
+    runs = {d: rows_of(d) for d in dirs}   # every folder checked before the table starts
+    base = runs[dirs[0]]
     base_bytes = sum(r["bytes_sent"] for r in base) / len(base)
     print("| run | method | nodes | steps | bytes/step/node | vs baseline | modeled s 1gbe | modeled s 10gbe |")
     print("|---|---|---|---|---|---|---|---|")
     divergences = []
     for d in dirs:
-        rows = rows_of(d)
+        rows = runs[d]
         b = sum(r["bytes_sent"] for r in rows) / len(rows)
         last = rows[-1]
         m = last["modeled_time_s"]

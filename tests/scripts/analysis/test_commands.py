@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """The command lines: analyze.py dispatches to every command; the old script names are the
 same commands (same --help); bad input gets one line and exit 2."""
+import os
+
 import analysis_env as env
 from slanalysis.commands.dispatch import COMMANDS
 
@@ -37,13 +39,33 @@ class Commands(env.Case):
                 (["scripts/speedup_map.py", "results", "--grid", "1"], "--grid 1: want at least 2"),
                 (["scripts/claims.py", "results/small", "--v2", "--profile", "nope.json"],
                  "--profile nope.json: No such file or directory"),
-                (["scripts/bytes-report.py", "tests", "tests"], "bytes-report.py: error: tests: no log lines"),
+                (["scripts/bytes-report.py", "tests", "tests"], "bytes-report.py: error: tests: no log.jsonl"),
+                (["scripts/bytes-report.py", "/nonexistent", "tests"],
+                 "bytes-report.py: error: /nonexistent: not a folder"),
                 (["scripts/analyze.py", "speedup-vs-target", "results", "--boot", "0"],
                  "--boot 0: want at least 1")):
             r = env.run_script(args)
             self.assertEqual(r.returncode, 2, args)
             self.assertIn(message, r.stderr, args)
             self.assertNotIn("Traceback", r.stderr, args)
+            self.assertEqual(r.stdout, "", args)   # no half-printed table before the error
+
+    def test_bytes_report_warns_of_a_torn_line(self):
+        import json
+        import tempfile
+        with tempfile.TemporaryDirectory() as d:
+            line = {"step": 1, "bytes_sent": 100, "method": "dense", "nodes": 4,
+                    "modeled_time_s": {"1gbe": 1.0, "10gbe": 0.5}}
+            with open(os.path.join(d, "log.jsonl"), "w") as f:
+                f.write(json.dumps(line) + "\n" + json.dumps(dict(line, step=2))[:30])
+            r = env.run_script(["scripts/bytes-report.py", d, d])
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertIn("log.jsonl:2: skipped an incomplete or malformed line", r.stderr)
+            self.assertIn("| dense | 4 | 1 |", r.stdout)
+            # a missing folder after a good one: the error, and no table half printed
+            r = env.run_script(["scripts/bytes-report.py", d, os.path.join(d, "nope")])
+            self.assertEqual((r.returncode, r.stdout), (2, ""), r.stderr)
+            self.assertIn("nope: not a folder", r.stderr)
 
 
 if __name__ == "__main__":
