@@ -18,8 +18,13 @@ inline int parse(CLI::App& app, int argc, char** argv, const std::function<void(
     app.parse(argc, argv);
     if (check) check();
   } catch (const CLI::ParseError& e) {
-    const int rc = app.exit(e);
-    return rc == 0 ? 0 : kInputErrorExitCode;
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help
+    // One line, as for every other bad input (CLI11's own print takes two, without the
+    // program's name).
+    std::string name = argc > 0 ? argv[0] : "";
+    name = name.substr(name.rfind('/') + 1);
+    std::fprintf(stderr, "%s: error: %s (see --help)\n", name.c_str(), e.what());
+    return kInputErrorExitCode;
   }
   return -1;
 }

@@ -40,6 +40,9 @@ Suite load_suite(const std::string& path) {
     x.config = e.string("config", "");
     if (x.config.empty()) throw InputError(e.where("config"), "expected the path of a config file");
     if (x.config[0] != '/' && access((dir + "/" + x.config).c_str(), R_OK) == 0) x.config = dir + "/" + x.config;
+    else if (access(x.config.c_str(), R_OK) != 0)
+      throw InputError(e.where("config"), "\"" + x.config + "\": no such config file (looked for it in " +
+                                              (x.config[0] == '/' ? std::string("/") : dir + "/ and the working directory") + ")");
     const nlohmann::json& set = e.raw("set");
     if (!set.is_null()) {
       if (!set.is_array()) throw InputError(e.where("set"), "expected an array of \"key.path=value\" strings");

@@ -1,5 +1,7 @@
 #include "experiment/config_loader.h"
 
+#include <sys/stat.h>
+
 #include <functional>
 #include <set>
 
@@ -141,6 +143,10 @@ nlohmann::json load_with_bases(const std::string& path, int depth) {
   std::string base = j["extends"].get<std::string>();
   if (!base.empty() && base[0] != '/' && path.find('/') != std::string::npos)
     base = path.substr(0, path.rfind('/') + 1) + base;
+  struct stat st;
+  if (::stat(base.c_str(), &st) != 0 || !S_ISREG(st.st_mode))
+    throw InputError(path + ":/extends", "\"" + j["extends"].get<std::string>() + "\" (" + base +
+                                              "): no such config file");
   nlohmann::json merged = load_with_bases(base, depth + 1);
   j.erase("extends");
   merge_into(merged, j);

@@ -203,7 +203,7 @@ const std::map<std::string, Meaning>& meanings() {
        {"demo: DCT chunk target s; a dimension is cut in chunks of its largest divisor <= s, as "
         "DeMo's code does"}},
       {"/distributed/demo/topk",
-       {"demo: DCT coefficients sent per chunk (at most the chunk size)"}},
+       {"demo: DCT coefficients sent per chunk (a chunk with fewer, h x w < topk, sends all of them)"}},
       {"/distributed/network",
        {"modeled network for the modeled times: a preset name or {bandwidth_gbps, latency_us, "
         "efficiency, overhead_us} (the presets are PAPER.md's model: efficiency 1, overhead 0)",

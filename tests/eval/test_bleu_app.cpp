@@ -112,7 +112,11 @@ TEST(BleuApp, OtherInputErrorsExit2) {
     EXPECT_EQ(folder.exit_code, 2) << args;
     EXPECT_NE(folder.err.find(dir.path() + ": is a directory; expected a file"), std::string::npos) << folder.err;
   }
-  EXPECT_EQ(run_app(dir, "").exit_code, 2);  // REF_FILE is required
+  // a command-line mistake: one line naming the program, like any other bad input
+  const AppRun no_ref = run_app(dir, "");  // REF_FILE is required
+  EXPECT_EQ(no_ref.exit_code, 2);
+  EXPECT_EQ(no_ref.err.rfind("bleu: error: REF_FILE is required", 0), 0u) << no_ref.err;
+  EXPECT_EQ(no_ref.err.find('\n'), no_ref.err.size() - 1) << no_ref.err;
   EXPECT_EQ(run_app(dir, "--help").exit_code, 0);
 }
 

@@ -78,6 +78,10 @@ def main():
         "huge.json", "malformed JSON", "number overflow")
     row("empty file", ["--config", write("empty.json", "")], "empty.json", "empty file")
     row("JSON that is not an object", ["--config", write("array.json", "[1, 2]")], "array.json", "expected a JSON object")
+    row("extends a missing file", ["--config", config("extends-missing.json", {"extends": "missing.json", "name": "x"})],
+        "extends-missing.json:/extends", "missing.json", "no such config file")
+    row("command-line mistake (CLI11)", ["--config", os.path.join(WORK, "nope.json")],
+        "run-experiment: error: --config", "nope.json", "(see --help)")
     row("unknown key", ["--config", config("unknown.json", {"extends": DENSE, "nmae": "x"})],
         "unknown.json:/nmae", "unknown key")
     row("unknown nested key", ["--config", config("nested.json", {"extends": DENSE, "train": {"lrr": 1}})],
@@ -185,6 +189,9 @@ def main():
     up = config("suite-up.json", {"name": "..", "experiments": [entry]})
     row("suite name ..", ["--suite", up, "--output-root", os.path.join(WORK, "root")],
         "suite-up.json:/name", "without '/'")
+    lost = config("suite-lost.json", {"name": "lost", "experiments": [dict(entry, config="nope.json")]})
+    row("suite entry's config missing", ["--suite", lost], "suite-lost.json:/experiments/0/config",
+        "nope.json", "no such config file")
     two = config("suite-two.json", {"name": "two", "experiments": [entry, dict(entry, name="y")]})
     row("--only naming no experiment", ["--suite", two, "--output-root", os.path.join(WORK, "root"),
                                         "--only", "zzz"], "suite-two.json", "--only zzz", "x, y")

@@ -28,7 +28,7 @@ from ..claims_v3_text import markdown
 from ..experiment import load_experiments
 from ..network import PRESETS, with_link_terms
 from ..notes import Notes
-from .common import (add_bootstrap_args, add_link_terms_arg, bootstrap_args_or_fail, guarded,
+from .common import (UsageError, add_bootstrap_args, add_link_terms_arg, bootstrap_args_or_fail, guarded,
                      link_terms_or_fail, profiles_or_fail, results_dir_or_fail, write_atomic)
 
 PROGRAM = "claims-v3"
@@ -74,6 +74,10 @@ def run(args, argv, prog):
     networks = {n: with_link_terms(net, terms) for n, net in PRESETS.items()}
     notes = Notes(prog)
     exps = load_experiments(args.results_dir, notes)
+    if not exps and not any(os.path.isfile(os.path.join(args.results_dir, m, "plan.json"))
+                            for m in MODELS):   # a wrong folder, not a suite not begun yet
+        raise UsageError(f"{args.results_dir}: no experiments under it (expected a reproduction-v3 "
+                         f"tree such as results/repro-v3, with <model>/<experiment>/ folders or <model>/plan.json)")
     same = "".join(f" {o} {shlex.quote(str(v))}" for o, v, d in
                    (("--link-terms", args.link_terms, "auto"), ("--boot", args.boot, 1000),
                     ("--seed", args.seed, 1)) if v != d)

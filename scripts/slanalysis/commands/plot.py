@@ -162,7 +162,9 @@ def run(args, prog):
                for e in exps for r in e.log + e.valid) and any(e.log for e in exps):
         have = sorted({k for e in exps for r in e.log if isinstance(r.get("modeled_time_s"), dict)
                        for k in r["modeled_time_s"]})
-        notes(f"network {args.network!r} is in no log (have: {', '.join(have) or 'none'})")
+        # every time axis would be empty: a typo, not a figure
+        raise UsageError(f"--network {args.network}: in no log under {args.results_dir} "
+                         f"(have: {', '.join(have) or 'none'})")
     profiles = profiles_or_fail(args.profile) if args.profile else []
     refs = {model: summary_references(group, args.baseline) for model, group in groups.items()}
     targets = {model: (args.target_bleu, "--target-bleu") if args.target_bleu is not None

@@ -262,6 +262,13 @@ class ClaimsV3(env.Case):
     def test_nothing_there(self):
         empty = os.path.join(self.work, "empty")
         os.makedirs(empty)
+        r = env.run_script(["scripts/analyze.py", "claims-v3", empty])   # a wrong folder
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("no experiments under it", r.stderr)
+        # a suite begun (the driver's plan.json) with no run finished: every verdict pending
+        os.makedirs(os.path.join(empty, "rnn"))
+        with open(os.path.join(empty, "rnn", "plan.json"), "w") as f:
+            f.write("{}\n")
         r = env.run_script(["scripts/analyze.py", "claims-v3", empty])
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertEqual(r.stdout.count("pending**"), 5)

@@ -42,6 +42,8 @@ class Commands(env.Case):
                 (["scripts/bytes-report.py", "tests", "tests"], "bytes-report.py: error: tests: no log.jsonl"),
                 (["scripts/bytes-report.py", "/nonexistent", "tests"],
                  "bytes-report.py: error: /nonexistent: not a folder"),
+                (["scripts/analyze.py", "plot", "results/repro-v3/rnn", "--network", "5gbe"],
+                 "--network 5gbe: in no log under results/repro-v3/rnn (have: 10gbe, 1gbe"),
                 (["scripts/analyze.py", "speedup-vs-target", "results", "--boot", "0"],
                  "--boot 0: want at least 1")):
             r = env.run_script(args)
