@@ -42,16 +42,24 @@ def compress(path):
 
 
 def main(argv):
+    if "-h" in argv or "--help" in argv:
+        print(__doc__)
+        return 0
     dry = "--dry-run" in argv
     dirs = [a for a in argv if a != "--dry-run"]
     if not dirs:
         print(__doc__.split("\n\n")[-1], file=sys.stderr)
         return 2
+    # every argument checked before any file changes (a mistyped --dry-run compressed for real)
+    for a in dirs:
+        if a.startswith("-"):
+            print(f"compress-logs: {a}: unknown option (the only one is --dry-run)", file=sys.stderr)
+            return 2
+        if not os.path.isdir(a):
+            print(f"compress-logs: {a}: not a folder", file=sys.stderr)
+            return 2
     before = after = n = 0
     for root in dirs:
-        if not os.path.isdir(root):
-            print(f"compress-logs: {root}: not a folder", file=sys.stderr)
-            return 2
         for d, subdirs, files in os.walk(root):
             subdirs[:] = sorted(x for x in subdirs if x != "checkpoints")
             if not any(name in files for name in COMPRESSED) or not finished(d):

@@ -24,12 +24,14 @@
 set -u
 rate="" delay="0us" mtu=1500 counters=""
 usage="usage: $0 --rate RATE [--delay DELAY] [--mtu BYTES] [--counters FILE] -- COMMAND..."
+# value OPTION ARGS...: the option's value, or exit 2 (a bare `shift 2` would loop forever)
+value() { [[ $# -ge 2 && -n $2 && $2 != -- ]] || { echo "netem-cluster: $1 needs a value ($usage)" >&2; exit 2; }; }
 while [[ $# -gt 0 ]]; do
   case $1 in
-    --rate) rate=${2:-}; shift 2 ;;
-    --delay) delay=${2:-}; shift 2 ;;
-    --mtu) mtu=${2:-}; shift 2 ;;
-    --counters) counters=${2:-}; shift 2 ;;
+    --rate) value "$@"; rate=$2; shift 2 ;;
+    --delay) value "$@"; delay=$2; shift 2 ;;
+    --mtu) value "$@"; mtu=$2; shift 2 ;;
+    --counters) value "$@"; counters=$2; shift 2 ;;
     --) shift; break ;;
     *) echo "$usage" >&2; exit 2 ;;
   esac
@@ -128,6 +130,10 @@ echo "netem-cluster: the shaped loopback carried $bytes bytes in $packets packet
 if [[ -n $counters ]]; then
   printf '{"namespace": "%s", "rate": "%s", "rate_bits_per_s": %s, "delay": "%s", "mtu": %s, "bytes": %s, "packets": %s, "dropped": %s, "overlimits": %s, "exit_code": %s}\n' \
     "$ns" "$rate" "$(bits_per_s "$rate")" "$delay" "$mtu" "$bytes" "$packets" "$dropped" "$overlimits" "$rc" >"$counters.tmp.$$" &&
-    mv "$counters.tmp.$$" "$counters"
+    mv "$counters.tmp.$$" "$counters" || {
+      rm -f "$counters.tmp.$$"
+      echo "netem-cluster: --counters $counters: cannot write it (the command's exit code was $rc)" >&2
+      [[ $rc -ne 0 ]] || rc=1
+    }
 fi
 exit "$rc"

@@ -590,6 +590,10 @@ def main():
                          "(default configs/repro-v3; a copy of it for a separate tree)")
     a = ap.parse_args()
     RESULTS, CONFIG_DIR = os.path.abspath(a.results), os.path.abspath(a.config_dir)
+    if not os.path.isdir(CONFIG_DIR):   # its <model>-model.json is what every run extends
+        print(f"repro_v3: --config-dir {a.config_dir}: not a folder (a copy of configs/repro-v3 "
+              f"for a separate tree)", file=sys.stderr)
+        return 2
     signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
     try:
         for model in a.model:

@@ -48,7 +48,7 @@ Lines read_lines(const std::string& path) {
   for (size_t i = 0; i < out.lines.size(); ++i) {
     if (const auto bad = sl::find_invalid_utf8(out.lines[i])) {
       throw sl::InputError(out.name + ":" + std::to_string(i + 1),
-                           "invalid UTF-8 at byte " + std::to_string(*bad) +
+                           "invalid UTF-8 at byte " + std::to_string(*bad + 1) +
                                " (expected UTF-8 text)");
     }
   }

@@ -162,7 +162,8 @@ PreparedDir prepare_results_dir(const sl::ExperimentConfig& e, bool resume, bool
   const std::string& dir = e.job.results_dir;
   PreparedDir p{sl::DirLock::acquire(dir)};
   sl::ResultsDir rd(dir);
-  if (!resume && !overwrite && exists(rd.file("log.jsonl")))
+  // Any file a run writes, not only log.jsonl: a run shorter than train.log_every has none.
+  if (!resume && !overwrite && rd.has_run_files())
     throw sl::InputError(dir, "already holds a run; pass --resume to continue it or --overwrite to start again");
   if (resume) {
     const std::vector<std::string> orphans = rd.remove_orphan_temp_files();
@@ -263,7 +264,7 @@ int run_one(sl::ExperimentConfig& e, const Options& o, bool resume, sl::NodeOutc
   e.job.progress_on_tty = !o.no_progress;
   e.job.profile = o.profile;
   const std::string dir = e.job.results_dir;
-  if (!resume && !o.overwrite && exists(dir + "/log.jsonl"))
+  if (!resume && !o.overwrite && sl::ResultsDir(dir).has_run_files())
     throw sl::InputError(dir, "already holds a run; pass --resume to continue it or --overwrite to start again");
   if (o.dry_run) {
     std::cout << e.job.resolved_config.dump(2) << "\n";
@@ -451,12 +452,16 @@ int main(int argc, char** argv) {
       "key and keep the others, set it alone (--set distributed.drop_ratio=0.9)");
   app.add_option("--output-dir,-o", o.output_dir, "results directory of this experiment (default output.dir)")
       ->excludes(suite);
-  app.add_option("--output-root", o.output_root, "suites: results go to ROOT/<suite>/<experiment>")->capture_default_str();
-  app.add_option("--only", o.only, "suites: run only these experiments (repeatable)");
+  // The suite-only options need --suite: with --config they would be dropped without a word.
+  app.add_option("--output-root", o.output_root, "suites: results go to ROOT/<suite>/<experiment>")
+      ->capture_default_str()
+      ->needs(suite);
+  app.add_option("--only", o.only, "suites: run only these experiments (repeatable)")->needs(suite);
   app.add_flag("--skip-busy", o.skip_busy,
                "suites on the simulated cluster: skip (not fail on) an experiment whose results "
                "directory another live run holds, so several processes can work through one "
-               "suite side by side");
+               "suite side by side")
+      ->needs(suite);
   app.add_flag("--resume", o.resume, "continue from the last complete checkpoint in the results directory");
   app.add_flag("--overwrite", o.overwrite, "start again even if the results directory holds a run");
   app.add_flag("--dry-run", o.dry_run, "print the resolved config and exit");

@@ -142,4 +142,8 @@ def main():
 
 
 if __name__ == "__main__":
+    import sys
+    if sys.argv[1:]:   # it takes no arguments: --help (or a typo) must not rewrite the files
+        print(__doc__, file=sys.stderr if sys.argv[1] not in ("-h", "--help") else sys.stdout)
+        sys.exit(0 if sys.argv[1] in ("-h", "--help") else 2)
     main()

@@ -266,7 +266,9 @@ void mpi_abort(const std::string& message, int exit_code) {
   MPI_Initialized(&initialized);
   MPI_Finalized(&finalized);
   if (initialized && !finalized) MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  std::fprintf(stderr, "rank %d: fatal: %s\n", rank, message.c_str());
+  // Bad input is an "error" (exit code 2) as in one process; anything else is "fatal".
+  std::fprintf(stderr, "rank %d: %s: %s\n", rank, exit_code == kInputErrorExitCode ? "error" : "fatal",
+               message.c_str());
   std::fflush(stderr);
   if (initialized && !finalized) {
     // Hydra forwards a rank's stderr through a pipe it polls; MPI_Abort straight after the

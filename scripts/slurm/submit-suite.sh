@@ -14,17 +14,18 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=${SL_REPO:-$(cd "$here/../.." && pwd)}
 results=${SL_RESULTS_DIR:-$repo/results}
 python=${SL_PYTHON:-python3}
-usage() { sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
 inputs=() nodes="" partition="" dry_run=0
 while (($#)); do
   case $1 in
     --nodes) [[ $# -ge 2 && $2 =~ ^[1-9][0-9]*$ ]] || { echo "submit-suite: --nodes needs a positive integer" >&2; exit 2; }
              nodes=$2; shift 2 ;;
-    --partition) [[ $# -ge 2 ]] || usage; partition=$2; shift 2 ;;
+    --partition) [[ $# -ge 2 && -n $2 && $2 != -* ]] || { echo "submit-suite: --partition needs a partition name" >&2; exit 2; }
+                 partition=$2; shift 2 ;;
     --dry-run) dry_run=1; shift ;;
     -h|--help) usage ;;
-    -*) echo "submit-suite: unknown option $1" >&2; usage ;;
+    -*) echo "submit-suite: unknown option $1 (see --help)" >&2; exit 2 ;;
     *) inputs+=("$1"); shift ;;
   esac
 done
@@ -53,25 +54,60 @@ def load(path):
         fail(path, e.strerror)
     except ValueError as e:
         fail(path, f"malformed JSON ({e})")
-def config_nodes(path):
-    c = load(path).get("cluster", {})
+def config_nodes(path, sets=(), chain=()):
+    """cluster.nodes as run-experiment resolves it: the last --set, else the config, else its
+    "extends" bases (relative to the file that names them), else 1."""
+    for s in reversed(sets):
+        k, v = s.split("=", 1)
+        if k.strip() == "cluster.nodes":
+            try:
+                return int(v)
+            except ValueError:
+                return 0   # refused below as not a positive integer
+    if os.path.abspath(path) in chain:
+        fail(path, '"extends" names a config that extends it again (a cycle)')
+    doc = load(path)
+    c = doc.get("cluster", {}) if isinstance(doc, dict) else {}
     n = c.get("nodes") if isinstance(c, dict) else None
-    return n if isinstance(n, int) and n > 0 else 1
+    if isinstance(n, int) and n > 0:
+        return n
+    base = doc.get("extends") if isinstance(doc, dict) else None
+    if isinstance(base, str):
+        base = base if os.path.isabs(base) else os.path.join(os.path.dirname(path), base)
+        if not os.path.isfile(base):
+            fail(path, f'"extends": {base}: no such file')
+        return config_nodes(base, (), chain + (os.path.abspath(path),))
+    return 1
+lists = set()
 def expand(path, lines, seen):
     if not path.endswith(".json"):
-        with open(path, encoding="utf-8") as f:
-            for entry in f:
-                entry = entry.split("#", 1)[0].strip()
-                if entry:
-                    base = os.path.dirname(os.path.abspath(path))
-                    expand(entry if os.path.isabs(entry) else os.path.join(base, entry), lines, seen)
+        if not os.path.isfile(path):
+            fail(path, "no such file (expected a suite, a config or a list of them)")
+        if os.path.abspath(path) in lists:
+            fail(path, "a list that names itself (directly or through another list)")
+        lists.add(os.path.abspath(path))
+        try:
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+        except UnicodeDecodeError as e:
+            fail(path, f"not UTF-8 text (byte {e.start}); expected one suite or config path per line")
+        for entry in text.splitlines():
+            entry = entry.split("#", 1)[0].strip()
+            if entry:
+                base = os.path.dirname(os.path.abspath(path))
+                expand(entry if os.path.isabs(entry) else os.path.join(base, entry), lines, seen)
         return
+    if not os.path.isfile(path):
+        fail(path, "no such file")
     doc = load(path)
     if not isinstance(doc, dict):
         fail(path, "expected a JSON object")
     if "experiments" not in doc:  # a plain config
         name = os.path.basename(path)[:-5]
         n = default_nodes or config_nodes(path)
+        if ("", name) in seen:
+            fail(path, f'a second config named "{name}": both would write results/{name}/')
+        seen.add(("", name))
         lines.append(["", name, os.path.abspath(path), str(n)])
         return
     suite, exps = doc.get("name"), doc["experiments"]
@@ -100,7 +136,7 @@ def expand(path, lines, seen):
         sets = e.get("set", [])
         if not isinstance(sets, list) or not all(isinstance(s, str) and "=" in s for s in sets):
             fail(where, 'field "set": expected an array of "key.path=value" strings')
-        n = e.get("nodes", default_nodes or config_nodes(config))
+        n = e.get("nodes", default_nodes or config_nodes(config, sets))
         if not isinstance(n, int) or n < 1:
             fail(where, 'field "nodes": expected a positive integer')
         args = []
@@ -110,8 +146,10 @@ def expand(path, lines, seen):
 lines, seen = [], set()
 for p in inputs:
     if not os.path.isfile(p):
-        fail(p, "no such file")
+        fail(p, "a folder, expected a file" if os.path.isdir(p) else "no such file")
     expand(p, lines, seen)
+if not lines:
+    fail(" ".join(inputs), "no experiments to submit (an empty list?)")
 for l in lines:
     print("submit " + " ".join(shlex.quote(x) for x in l))
 PY

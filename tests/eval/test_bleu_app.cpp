@@ -106,6 +106,7 @@ TEST(BleuApp, OtherInputErrorsExit2) {
   const AppRun utf8 = run_app(dir, ref + " " + bad);
   EXPECT_EQ(utf8.exit_code, 2);
   EXPECT_NE(utf8.err.find("bad.txt:1"), std::string::npos) << utf8.err;
+  EXPECT_NE(utf8.err.find("at byte 1 "), std::string::npos) << utf8.err;  // 1-based, as translate's
   // a folder read as an empty file ("has 0 lines" / "is empty") before it was named as one
   for (const std::string& args : {ref + " " + dir.path(), dir.path() + " " + ref}) {
     const AppRun folder = run_app(dir, args);

@@ -30,7 +30,7 @@ TEST(Utf8Text, CheckLinesNamesTheLine) {
     FAIL() << "expected InputError";
   } catch (const InputError& e) {
     EXPECT_EQ(e.where(), "hypotheses line 3");
-    EXPECT_NE(std::string(e.what()).find("byte 4"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("byte 5"), std::string::npos) << e.what();  // 1-based
   }
 }
 

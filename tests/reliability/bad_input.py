@@ -158,6 +158,16 @@ def main():
         f.write(bytes([b[0] ^ 0x40]))
     row("corrupt checkpoint (one flipped bit)", ["--config", DENSE, "--output-dir", flipped, "--resume"] + FAST,
         "node-0.ckpt", "checksum", keep=flipped)
+    # a finished run shorter than train.log_every has no log.jsonl; it is a run all the same
+    short = os.path.join(WORK, "short-run")
+    r = subprocess.run([BIN, "--config", DENSE, "--output-dir", short, "--set", "train.max_steps=2",
+                        "--set", "train.log_every=100", "--no-progress"], capture_output=True, text=True)
+    if r.returncode != 0 or os.path.exists(os.path.join(short, "log.jsonl")):
+        sys.exit(f"setup run short-run: exit {r.returncode}, or it wrote a log.jsonl:\n{r.stderr}")
+    row("a finished run without log.jsonl", ["--config", DENSE, "--output-dir", short,
+                                              "--set", "train.max_steps=2", "--no-progress"],
+        "short-run", "already holds a run", keep=short)
+    row("--only with --config", ["--config", DENSE, "--only", "x"], "--only requires --suite")
     # --overwrite removes the earlier run only once the data have loaded: a run that fails on
     # its corpus or vocabulary leaves it whole
     kept = finished_run("overwrite-bad-corpus")

@@ -113,6 +113,37 @@ def main(argv):
     r = submit(repo, work, ["suites/paper.json", "--nodes", "x", "--dry-run"])
     expect(r.returncode == 2, f"--nodes x: exit {r.returncode}")
 
+    # cluster.nodes as run-experiment resolves it: through "extends" (relative to the file that
+    # names it), and a suite entry's --set cluster.nodes=K (train.sbatch forces the job's count)
+    write(os.path.join(work, "configs/sub/child.json"), {"extends": "../rnn.json", "name": "child"})
+    write(os.path.join(work, "suites/ext.json"), {"name": "ext", "experiments": [
+        {"name": "child", "config": "../configs/sub/child.json"},
+        {"name": "set3", "config": "../configs/tf.json", "set": ["cluster.nodes=3"]}]})
+    r = submit(repo, work, ["configs/sub/child.json", "suites/ext.json", "--dry-run"])
+    got = jobs(r.stdout)
+    expect(r.returncode == 0 and [next(o for o in j["opts"] if o.startswith("--nodes=")) for j in got] ==
+           ["--nodes=2", "--nodes=2", "--nodes=3"], f"nodes through extends / set:\n{r.stdout}{r.stderr}")
+    for what, files, message in (
+            ("two configs with one name", {"a/rnn.json": {"name": "x"}, "b/rnn.json": {"name": "y"}},
+             'a second config named "rnn"'),
+            ("a list naming itself", {"self.txt": "self.txt\n"}, "names itself"),
+            ("an empty list", {"empty.txt": "# nothing\n"}, "no experiments to submit"),
+            ("a list naming a missing list", {"lost.txt": "gone.txt\n"}, "gone.txt: no such file"),
+            ("a folder", {"dir/x.json": {}}, "a folder, expected a file")):
+        args = []
+        for name, doc in files.items():
+            path = os.path.join(work, "more", name)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            if isinstance(doc, str):
+                with open(path, "w") as f:
+                    f.write(doc)
+            else:
+                write(path, doc)
+            args.append(os.path.dirname(path) if what == "a folder" else path)
+        r = submit(repo, work, args + ["--dry-run"])
+        expect(r.returncode == 2 and message in r.stderr and "Traceback" not in r.stderr and not r.stdout.strip(),
+               f"{what}: want exit 2 and {message!r}; got {r.returncode}, {r.stderr!r}")
+
     print("FAILED: %d checks" % len(failures) if failures else "OK: submit-suite.sh dry runs")
     return 1 if failures else 0
 

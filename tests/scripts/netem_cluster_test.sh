@@ -18,6 +18,10 @@ fail() { echo "FAIL: $*"; exit 1; }
 # bad input: exit 2, nothing created
 "$script" --rate fast -- true 2>/dev/null; [[ $? == 2 ]] || fail "--rate fast was accepted"
 "$script" --rate 1gbit 2>/dev/null; [[ $? == 2 ]] || fail "a missing command was accepted"
+for opt in --rate --delay --mtu --counters; do   # an option without its value used to loop forever
+  timeout 10 "$script" --rate 1gbit $opt 2>/dev/null; rc=$?
+  [[ $rc == 2 ]] || fail "$opt without a value: exit $rc, want 2"
+done
 
 # success and failure: the command's exit code, nothing left
 left() { ip netns list | grep -w "sl-netem-$1"; }

@@ -11,7 +11,7 @@ std::u32string utf8_decode(std::string_view text, const std::string& where) {
   for (size_t i = 0; i < text.size();) {
     const size_t len = utf8_decode_one(text, i, &cp);
     if (len == 0) {
-      throw InputError(where, "invalid UTF-8 at byte " + std::to_string(i) +
+      throw InputError(where, "invalid UTF-8 at byte " + std::to_string(i + 1) +
                                   " (expected well-formed UTF-8 text)");
     }
     out.push_back(cp);
@@ -78,7 +78,7 @@ void check_utf8_lines(const std::vector<std::string>& lines, const std::string& 
   for (size_t i = 0; i < lines.size(); ++i) {
     if (const auto bad = find_invalid_utf8(lines[i])) {
       throw InputError(what + " line " + std::to_string(i + 1),
-                       "invalid UTF-8 at byte " + std::to_string(*bad) +
+                       "invalid UTF-8 at byte " + std::to_string(*bad + 1) +
                            " (expected well-formed UTF-8 text)");
     }
   }

@@ -27,6 +27,9 @@ def rows_of(d):
 
 
 def main(argv, prog=PROGRAM):
+    if "-h" in argv or "--help" in argv:
+        print(__doc__)
+        return 0
     if len(argv) < 2:
         print(__doc__, file=sys.stderr)
         return 2

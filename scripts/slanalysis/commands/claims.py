@@ -51,8 +51,10 @@ def parse_args(argv, prog):
                    "tables of the reproduction-v2 suite")
     p.add_argument("--profile", action="append", help="hardware profile for --v2 (repeatable; "
                    "default configs/hardware/*.json)")
-    p.add_argument("--ce-margin", type=float, default=0.02)
-    p.add_argument("--bleu-fraction", type=float, default=0.95)
+    p.add_argument("--ce-margin", type=float, default=0.02,
+                   help="--v2 targets: dev CE <= (1 + margin) x the plateau (default 0.02)")
+    p.add_argument("--bleu-fraction", type=float, default=0.95,
+                   help="--v2 targets: dev BLEU >= fraction x the plateau (default 0.95)")
     return p.parse_args(argv)
 
 

@@ -94,9 +94,10 @@ def run(args, argv, prog):
     text = markdown(doc, doc["command"])
     if notes.lines:
         text += "\n## Notes\n\n" + "".join(f"- {n}\n" for n in notes.lines)
-    sys.stdout.write(text)
+    # the files first: an --out that cannot be written is an error before anything is printed
     if args.out:
         write_atomic(args.out, text)
     if args.json:
         write_atomic(args.json, json.dumps(doc, indent=1, sort_keys=True, allow_nan=False) + "\n")
+    sys.stdout.write(text)
     return 0

@@ -7,7 +7,9 @@ per step + the modeled communication).
 Usage: analyze.py clock-validation CLOCK_DIR [--profile FILE] [--fit-ranks 2]
                   [--fit-rates 100mbit,1gbit] [--skip 5]
                   [--out-json FILE] [--out-md FILE] [--figure FILE]
-Writes CLOCK_DIR/validation.json and validation.md (and the figure with matplotlib); prints
+Writes CLOCK_DIR/validation.json and validation-table.md (and the figure
+modeled-vs-measured.png with matplotlib) unless --out-json / --out-md / --figure name other
+files, so on results/clock it rewrites the committed files (same runs: same content); prints
 the table. Exit status 0; 2 on bad arguments or no runs."""
 import argparse
 import json
@@ -32,7 +34,9 @@ def parse_args(argv, prog):
                    "of 100mbit,1gbit that have runs: where the link, not the CPU, paces the "
                    "transfer; loopback TCP tops out near 3.4 Gbit/s here)")
     p.add_argument("--skip", type=int, default=SKIP, help="leave out the first steps (5)")
-    p.add_argument("--out-json"), p.add_argument("--out-md"), p.add_argument("--figure")
+    p.add_argument("--out-json", help="default CLOCK_DIR/validation.json")
+    p.add_argument("--out-md", help="default CLOCK_DIR/validation-table.md")
+    p.add_argument("--figure", help="default CLOCK_DIR/modeled-vs-measured.png")
     return p.parse_args(argv)
 
 

@@ -73,8 +73,11 @@ def pyplot():
 
 
 def guarded(prog, fn, *args):
-    """fn(*args), with a UsageError turned into its one-line message and exit status 2."""
+    """fn(*args), with a UsageError, or an OSError (an --out into a missing folder, a file
+    where a folder is wanted), turned into its one-line message and exit status 2."""
     try:
         return fn(*args)
     except UsageError as e:
         return fail(prog, e)
+    except OSError as e:
+        return fail(prog, f"{e.filename}: {e.strerror}" if e.filename else e)

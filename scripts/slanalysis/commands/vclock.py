@@ -43,7 +43,7 @@ from ..logfiles import number
 from ..network import PRESETS, Network, with_link_terms
 from ..notes import silent
 from ..profiles import profile_compute
-from .common import UsageError, add_link_terms_arg, fail, link_terms_or_fail, profiles_or_fail
+from .common import UsageError, add_link_terms_arg, guarded, link_terms_or_fail, profiles_or_fail
 
 PROGRAM = "vclock.py"
 
@@ -68,15 +68,15 @@ def parse_args(argv, prog):
 
 def main(argv, prog=PROGRAM):
     args = parse_args(argv, prog)
-    try:
-        return {"flops": flops, "clock": clock, "measure": measure}[args.cmd](args)
-    except UsageError as e:
-        return fail(prog, e)
+    return guarded(prog, {"flops": flops, "clock": clock, "measure": measure}[args.cmd], args)
 
 
 def run_clock(run_dir):
     if not os.path.isdir(run_dir):
         raise UsageError(f"{run_dir}: not a directory")
+    if not os.path.isfile(os.path.join(run_dir, "config.json")):
+        raise UsageError(f"{run_dir}: no config.json (expected one run's results folder, not a "
+                         f"folder of runs)")
     return RunClock(Experiment(run_dir, run_dir, silent))
 
 

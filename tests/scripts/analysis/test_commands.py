@@ -44,6 +44,15 @@ class Commands(env.Case):
                  "bytes-report.py: error: /nonexistent: not a folder"),
                 (["scripts/analyze.py", "plot", "results/repro-v3/rnn", "--network", "5gbe"],
                  "--network 5gbe: in no log under results/repro-v3/rnn (have: 10gbe, 1gbe"),
+                (["scripts/analyze.py", "speedup-vs-target", "results/repro-v3", "--no-plot",
+                  "--model", "rnnx"], "for --model rnnx (models there: rnn, transformer)"),
+                (["scripts/analyze.py", "speedup-vs-target", "results/repro-v3", "--no-plot",
+                  "--model", "rnn", "--ref4", "nope"], "--ref4 nope: no such variant"),
+                (["scripts/analyze.py", "vclock", "clock", "results/small/rnn", "--profile",
+                  "configs/hardware/gpu-class-assumed.json"], "results/small/rnn: no config.json"),
+                (["scripts/analyze.py", "claims-v3", "results/repro-v3", "--out", "/nonexistent/x.md"],
+                 "/nonexistent/x.md.tmp: No such file or directory"),
+                (["scripts/compress-logs.py", "results/repro-v3", "--dryrun"], "--dryrun: unknown option"),
                 (["scripts/analyze.py", "speedup-vs-target", "results", "--boot", "0"],
                  "--boot 0: want at least 1")):
             r = env.run_script(args)

@@ -37,6 +37,12 @@ class LogFiles(env.Case):
             f.write('{"step": 20, "dev_ce": 3.5}\n')
         with open(os.path.join(run, "summary.json"), "w") as f:
             f.write('{"status": "complete"}')
+        # a mistyped option changes nothing (it was taken for a folder after the others were done)
+        p = subprocess.run([sys.executable, os.path.join(env.REPO, "scripts", "compress-logs.py"),
+                            self.work, "--dryrun"], capture_output=True, text=True)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("--dryrun: unknown option", p.stderr)
+        self.assertTrue(os.path.exists(os.path.join(run, "log.jsonl")))
         # scripts/compress-logs.py replaces both with .gz files; the reader reads them back
         p = subprocess.run([sys.executable, os.path.join(env.REPO, "scripts", "compress-logs.py"),
                             self.work], capture_output=True, text=True)
