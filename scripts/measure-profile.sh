@@ -23,12 +23,16 @@ shift $(( $# > 2 ? 2 : $# ))
 configs=("$@")
 [ ${#configs[@]} -gt 0 ] || configs=(configs/small/suite/transformer-model.json configs/small/suite/rnn-model.json)
 [ -x "$bin" ] || { echo "measure-profile: $bin: not built" >&2; exit 2; }
+[[ $steps =~ ^[1-9][0-9]*$ ]] || { echo "measure-profile: STEPS '$steps': want a positive integer" >&2; exit 2; }
+for cfg in "${configs[@]}"; do
+  [ -f "$cfg" ] || { echo "measure-profile: $cfg: no such config" >&2; exit 2; }
+done
 out=$(mktemp -d /tmp/sl-profile.XXXXXX)
 echo "# $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores, $(date -u +%FT%TZ), $copies cop$( ((copies == 1)) && echo y || echo ies) at once"
 pids=()
 # Background jobs of a script ignore SIGINT: stop the copies on every way out.
 trap 'kill "${pids[@]}" 2>/dev/null; exit 130' INT TERM
-trap 'kill "${pids[@]}" 2>/dev/null' EXIT
+trap 'kill "${pids[@]}" 2>/dev/null; rm -rf "$out"' EXIT
 for cfg in "${configs[@]}"; do
   name=$(basename "$cfg" .json)
   pids=()
@@ -40,7 +44,9 @@ for cfg in "${configs[@]}"; do
     pids+=($!)
   done
   for ((i = 0; i < copies; i++)); do
-    wait "${pids[$i]}" || { cat "$out/$name-$i.stdout" >&2; exit 1; }
+    rc=0; wait "${pids[$i]}" || rc=$?
+    # a run's own exit code: 2 for bad input (a config it refuses), 1 otherwise
+    ((rc == 0)) || { cat "$out/$name-$i.stdout" >&2; exit "$rc"; }
   done
   pids=()  # all reaped: nothing left for the traps to stop
   for ((i = 0; i < copies; i++)); do python3 scripts/vclock.py measure "$out/$name-$i"; done

@@ -11,6 +11,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=${1:-build/apps/run-experiment/run-experiment}
 which=${2:-both}
+case $which in transformer|rnn|both) ;; *)
+  echo "run-repro-suite: $which: expected transformer, rnn or both" >&2; exit 2 ;; esac
 [ -x "$bin" ] || { echo "run-repro-suite: $bin: not built (run scripts/build.sh)" >&2; exit 2; }
 PY=python3
 if [ -x /usr/bin/python3 ]; then PY=/usr/bin/python3; fi  # Debian's matplotlib lives there

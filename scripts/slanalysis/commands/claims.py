@@ -30,7 +30,8 @@ from ..claims_v2 import v2_sections
 from ..experiment import by_model, load_experiments
 from ..notes import Notes
 from ..variants import group_variants
-from .common import UsageError, guarded, profiles_or_fail, results_dir_or_fail, write_atomic
+from .common import (UsageError, guarded, networks_in_logs_or_fail, profiles_or_fail, results_dir_or_fail,
+                     write_atomic)
 
 PROGRAM = "claims.py"
 
@@ -69,6 +70,7 @@ def run(args, argv, prog):
     exps = load_experiments(args.results_dir, notes)
     if not exps:
         raise UsageError(f"no experiments under {args.results_dir}")
+    networks_in_logs_or_fail(exps, networks, args.results_dir)
     profiles = profiles_or_fail(args.profile) if args.v2 else None
     out = ["# The paper's claims in numbers", "", "Produced by:", "",
            "    " + shlex.join(["python3", "scripts/claims.py"] + argv), ""]

@@ -58,6 +58,45 @@ def results_dir_or_fail(path):
         raise UsageError(f"{path}: not a directory")
 
 
+def validated_experiments_or_fail(exps, model, results_dir):
+    """The experiments with validations (of `model` when given); UsageError naming --model
+    when there are none."""
+    every = [e for e in exps if e.valid]
+    picked = [e for e in every if model is None or e.model == model]
+    if not picked:
+        have = sorted({e.model for e in every if e.model})
+        raise UsageError(f"no experiments with validations under {results_dir}" +
+                         (f" for --model {model} (models there: {', '.join(have) or 'none'})"
+                          if model else ""))
+    return picked
+
+
+def selection_or_fail(exps, ref4, ref1, only, results_dir):
+    """UsageError for --ref4 / --ref1 naming no variant, or an --only (compiled) matching none:
+    the tables would be empty and the command would still exit 0."""
+    from ..variants import group_variants
+    names = {v.name for vs in group_variants(exps).values() for v in vs}
+    for opt, want in (("--ref4", ref4), ("--ref1", ref1)):
+        if want and want not in names:
+            raise UsageError(f"{opt} {want}: no such variant (variants are run names without "
+                             f"-s<seed>, e.g. {min(names, key=len)})")
+    if only and not any(only.search(n) for n in names):
+        raise UsageError(f"--only {only.pattern!r} matches no variant under {results_dir}")
+
+
+def networks_in_logs_or_fail(exps, networks, results_dir):
+    """UsageError for a network of modeled_time_s that no log holds: every time axis or
+    column would be empty (a typo, not a result)."""
+    have = {k for e in exps for r in e.log + e.valid if isinstance(r.get("modeled_time_s"), dict)
+            for k in r["modeled_time_s"]}
+    if not any(e.log for e in exps):
+        return
+    for n in networks:
+        if n not in have:
+            raise UsageError(f"--network {n}: in no log under {results_dir} "
+                             f"(have: {', '.join(sorted(have)) or 'none'})")
+
+
 def write_atomic(path, text):
     with open(path + ".tmp", "w", encoding="utf-8") as f:
         f.write(text)

@@ -28,7 +28,8 @@ from ..references import summary_references
 from ..summary import default_target, summary_lines
 from ..variants import group_variants
 from ..virtual_time import annotate
-from .common import UsageError, fail, guarded, profiles_or_fail, pyplot, results_dir_or_fail, write_atomic
+from .common import (UsageError, fail, guarded, networks_in_logs_or_fail, profiles_or_fail, pyplot,
+                     results_dir_or_fail, write_atomic)
 
 PROGRAM = "plot.py"
 
@@ -158,13 +159,7 @@ def run(args, prog):
             args.baseline in (e.name, os.path.basename(e.name)) for e in exps):
         raise UsageError(f"--baseline {args.baseline}: no such experiment (have: "
                          f"{', '.join(e.name for e in exps)})")
-    if not any(isinstance(r.get("modeled_time_s"), dict) and args.network in r["modeled_time_s"]
-               for e in exps for r in e.log + e.valid) and any(e.log for e in exps):
-        have = sorted({k for e in exps for r in e.log if isinstance(r.get("modeled_time_s"), dict)
-                       for k in r["modeled_time_s"]})
-        # every time axis would be empty: a typo, not a figure
-        raise UsageError(f"--network {args.network}: in no log under {args.results_dir} "
-                         f"(have: {', '.join(have) or 'none'})")
+    networks_in_logs_or_fail(exps, [args.network], args.results_dir)
     profiles = profiles_or_fail(args.profile) if args.profile else []
     refs = {model: summary_references(group, args.baseline) for model, group in groups.items()}
     targets = {model: (args.target_bleu, "--target-bleu") if args.target_bleu is not None

@@ -51,7 +51,8 @@ from ..references import PlanDefaults, variant_references
 from ..targets import target_for
 from ..variants import group_variants
 from .common import (UsageError, add_link_terms_arg, fail, guarded, link_terms_or_fail,
-                     profiles_or_fail, pyplot, results_dir_or_fail, write_atomic)
+                     profiles_or_fail, pyplot, results_dir_or_fail, selection_or_fail,
+                     validated_experiments_or_fail, write_atomic)
 
 PROGRAM = "speedup_map.py"
 
@@ -102,14 +103,13 @@ def run(args, argv, prog):
     if args.grid < 2:
         raise UsageError(f"--grid {args.grid}: want at least 2 points per axis")
     notes = Notes(prog)
-    exps = [e for e in load_experiments(args.results_dir, notes)
-            if e.valid and (args.model is None or e.model == args.model)]
-    if not exps:
-        raise UsageError(f"no experiments with validations under {args.results_dir}")
+    exps = validated_experiments_or_fail(load_experiments(args.results_dir, notes), args.model,
+                                         args.results_dir)
     try:
         only = re.compile(args.only) if args.only else None
     except re.error as e:
         raise UsageError(f"--only {args.only!r}: not a regular expression ({e})")
+    selection_or_fail(exps, args.ref4, args.ref1, only, args.results_dir)
     key = "bleu" if args.metric == "bleu" else "dev_ce"
     explicit = args.target_bleu if key == "bleu" else args.target_ce
     profiles = profiles_or_fail(args.profile)

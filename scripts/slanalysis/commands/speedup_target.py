@@ -36,7 +36,8 @@ from ..target_sweep import DEFAULT_FACTORS, Sweep, sweep_lines
 from ..variants import group_variants
 from .common import (UsageError, add_bootstrap_args, add_link_terms_arg, bootstrap_args_or_fail,
                      fail, guarded, link_terms_or_fail, profiles_or_fail, pyplot,
-                     results_dir_or_fail, write_atomic)
+                     results_dir_or_fail, selection_or_fail, validated_experiments_or_fail,
+                     write_atomic)
 
 PROGRAM = "speedup-vs-target"
 
@@ -92,21 +93,9 @@ def run(args, argv, prog):
     key = "bleu" if args.metric == "bleu" else "dev_ce"
     factors = args.factors or list(DEFAULT_FACTORS[key])
     notes = Notes(prog)
-    every = [e for e in load_experiments(args.results_dir, notes) if e.valid]
-    exps = [e for e in every if args.model is None or e.model == args.model]
-    if not exps:
-        have = sorted({e.model for e in every if e.model})
-        raise UsageError(f"no experiments with validations under {args.results_dir}" +
-                         (f" for --model {args.model} (models there: {', '.join(have) or 'none'})"
-                          if args.model else ""))
-    # a reference or a filter that names nothing would give empty tables and exit 0
-    names = {v.name for vs in group_variants(exps).values() for v in vs}
-    for opt, want in (("--ref4", args.ref4), ("--ref1", args.ref1)):
-        if want and want not in names:
-            raise UsageError(f"{opt} {want}: no such variant (variants are run names without "
-                             f"-s<seed>, e.g. {min(names, key=len)})")
-    if only and not any(only.search(n) for n in names):
-        raise UsageError(f"--only {args.only!r} matches no variant under {args.results_dir}")
+    exps = validated_experiments_or_fail(load_experiments(args.results_dir, notes), args.model,
+                                         args.results_dir)
+    selection_or_fail(exps, args.ref4, args.ref1, only, args.results_dir)
     profiles = profiles_or_fail(args.profile)
     terms = link_terms_or_fail(args.link_terms)
     networks = [with_link_terms(PRESETS[n], terms) for n in (args.network or list(PRESETS))]

@@ -198,6 +198,9 @@ def run(args, argv, prog):
     if not models:
         raise UsageError(f"{args.results_dir}: no <model>/plan.json (scripts/repro_v3.py writes "
                          "them)")
+    if not os.path.isdir(args.suites):
+        raise UsageError(f"--suites {args.suites}: not a folder (the driver's suite records, "
+                         f"configs/repro-v3)")
     driver = None if args.no_refresh else load_driver(args.results_dir, args.suites)
     plt = None
     if args.figure:

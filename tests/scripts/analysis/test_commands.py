@@ -53,6 +53,12 @@ class Commands(env.Case):
                 (["scripts/analyze.py", "claims-v3", "results/repro-v3", "--out", "/nonexistent/x.md"],
                  "/nonexistent/x.md.tmp: No such file or directory"),
                 (["scripts/compress-logs.py", "results/repro-v3", "--dryrun"], "--dryrun: unknown option"),
+                (["scripts/analyze.py", "claims", "results/repro", "--network", "5gbe"],
+                 "--network 5gbe: in no log under results/repro"),
+                (["scripts/analyze.py", "speedup-map", "results/repro", "--no-plot", "--only", "zzz"],
+                 "--only 'zzz' matches no variant"),
+                (["scripts/analyze.py", "v3-status", "--suites", "/nonexistent"],
+                 "--suites /nonexistent: not a folder"),
                 (["scripts/analyze.py", "speedup-vs-target", "results", "--boot", "0"],
                  "--boot 0: want at least 1")):
             r = env.run_script(args)
