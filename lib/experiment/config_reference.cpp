@@ -49,7 +49,7 @@ const std::map<std::string, Meaning>& meanings() {
       {"/data/dev_sentences", {"use only the first N dev pairs; 0 = all"}},
       {"/data/test_sentences", {"use only the first N test pairs; 0 = all"}},
       {"/data/batch_tokens",
-       {"target tokens per batch and node, padding included (rows x longest target)"}},
+       {"target tokens per batch and node, padding included (rows x longest target); at least data.max_length"}},
       {"/data/max_length",
        {"pairs with a side longer than this many tokens (with EOS) are not trained on; their "
         "number is reported"}},

@@ -31,6 +31,11 @@ DataConfig parse_data(ConfigObject c, BatchOptions& batching, uint64_t spm_seed)
   d.test_sentences = c.integer("test_sentences", 0, 0);
   batching.max_tokens = c.integer("batch_tokens", batching.max_tokens, 1);
   batching.max_length = static_cast<int>(c.integer("max_length", 100, 2, 100000));
+  if (batching.max_tokens < batching.max_length)  // named here, where the file and keys are known
+    throw InputError(c.where("batch_tokens"), "is " + std::to_string(batching.max_tokens) +
+                                                  "; expected >= data.max_length (" +
+                                                  std::to_string(batching.max_length) +
+                                                  "): a batch must hold the longest sentence");
   batching.maxi_batch = static_cast<int>(c.integer("maxi_batch", batching.maxi_batch, 1, 100000));
   c.finish();
   return d;

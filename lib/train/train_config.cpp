@@ -12,7 +12,9 @@ TrainConfig parse_train_config(ConfigObject& c) {
   t.schedule.total = t.max_steps;
   ConfigObject adam = c.object("adam");
   t.adam.beta1 = static_cast<float>(adam.number("beta1", t.adam.beta1, 0.0, 0.999999));
-  t.adam.beta2 = static_cast<float>(adam.number("beta2", t.adam.beta2, 0.0, 0.999999999));
+  // At most 0.999999: beta2 is stored as float32, where 0.99999997 and up round to 1 (Adam's
+  // bias correction then divides by 0 and the run goes NaN while the range check passed).
+  t.adam.beta2 = static_cast<float>(adam.number("beta2", t.adam.beta2, 0.0, 0.999999));
   t.adam.eps = static_cast<float>(adam.number("eps", t.adam.eps, 1e-30, 1.0));
   adam.finish();
   t.optimizer = c.choice("optimizer", t.optimizer, {"adam", "sign", "sgd"});

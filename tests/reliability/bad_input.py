@@ -93,6 +93,10 @@ def main():
     row("drop_ratio -0.1", sparse + ["--set", "distributed.drop_ratio=-0.1"], "--set distributed.drop_ratio=-0.1:")
     row("nodes 0", ["--config", DENSE, "--set", "cluster.nodes=0"], "--set cluster.nodes=0:")
     row("batch_tokens 0", ["--config", DENSE, "--set", "data.batch_tokens=0"], "--set data.batch_tokens=0:")
+    row("adam.beta2 that float32 rounds to 1", ["--config", DENSE, "--set", "train.adam.beta2=0.99999999"],
+        "--set train.adam.beta2=0.99999999:", "[0, 0.999999]")
+    row("batch_tokens below max_length", ["--config", DENSE, "--set", "data.batch_tokens=1"],
+        "--set data.batch_tokens=1:", "expected >= data.max_length")
     row("lr negative", ["--config", DENSE, "--set", "train.lr=-0.001"], "--set train.lr=-0.001:")
     row("combiner without sparse", ["--config", DENSE, "--set", "distributed.combiner=partial"],
         "--set distributed.combiner=partial:")
