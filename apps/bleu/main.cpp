@@ -55,7 +55,8 @@ Lines read_lines(const std::string& path) {
   return out;
 }
 
-// sacreBLEU's JSON "score" is the 2-decimal rounded value.
+// "score" with 2 decimals: sacreBLEU's JSON with -w 2, as its text form str(BLEUScore) (its CLI
+// default width is 1).
 double rounded2(double x) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.2f", x);
@@ -148,7 +149,9 @@ int main(int argc, char** argv) {
   app.add_option("HYP_FILE", hyp_path, "Hypotheses, one per line; '-' or omitted: stdin");
   app.add_flag("--chrf", with_chrf, "Also report chrF2");
   app.add_flag("--json", as_json,
-               "Print sacreBLEU-style JSON (an array of two objects with --chrf)");
+               "Print sacreBLEU-style JSON (an array of two objects with --chrf); \"score\" has 2 "
+               "decimals as `sacrebleu -w 2` and the text output (sacreBLEU's CLI defaults to 1), "
+               "\"score_unrounded\" all of them");
   if (const int rc = sl::app::parse(app, argc, argv); rc >= 0) return rc;
   return sl::app::run("bleu: ", "bleu: ", [&] { return run(ref_path, hyp_path, with_chrf, as_json); });
 }
