@@ -147,6 +147,14 @@ nlohmann::json read_json_or_null(const std::string& path) {
   }
 }
 
+// Any file a run writes, not only log.jsonl (a run shorter than train.log_every has none);
+// without creating the folder (sl::ResultsDir would), so --dry-run and refused runs make none.
+bool holds_run_files(const std::string& dir) {
+  for (const std::string& n : sl::ResultsDir::run_file_names())
+    if (exists(dir + "/" + n)) return true;
+  return false;
+}
+
 // Rank 0 (or the one process of a simulated cluster), before training: lock the results
 // directory for the run's lifetime, then say what the run needs of it. --overwrite removes
 // what an earlier run wrote, so the result equals a run into an empty directory; --resume
@@ -157,10 +165,21 @@ nlohmann::json read_json_or_null(const std::string& path) {
 struct PreparedDir {
   sl::DirLock lock;
   bool clear = false;
+  bool created = false;  // the folder did not exist before this run
+  std::string dir;
+  // A run refused on its input leaves no empty folder behind (rmdir removes only an empty one).
+  void drop_if_created_empty() {
+    if (!created) return;
+    lock.release();
+    ::rmdir(dir.c_str());
+  }
 };
 PreparedDir prepare_results_dir(const sl::ExperimentConfig& e, bool resume, bool overwrite) {
   const std::string& dir = e.job.results_dir;
+  const bool created = !exists(dir);
   PreparedDir p{sl::DirLock::acquire(dir)};
+  p.created = created;
+  p.dir = dir;
   sl::ResultsDir rd(dir);
   // Any file a run writes, not only log.jsonl: a run shorter than train.log_every has none.
   if (!resume && !overwrite && rd.has_run_files())
@@ -264,7 +283,7 @@ int run_one(sl::ExperimentConfig& e, const Options& o, bool resume, sl::NodeOutc
   e.job.progress_on_tty = !o.no_progress;
   e.job.profile = o.profile;
   const std::string dir = e.job.results_dir;
-  if (!resume && !o.overwrite && sl::ResultsDir(dir).has_run_files())
+  if (!resume && !o.overwrite && holds_run_files(dir))
     throw sl::InputError(dir, "already holds a run; pass --resume to continue it or --overwrite to start again");
   if (o.dry_run) {
     std::cout << e.job.resolved_config.dump(2) << "\n";
@@ -292,6 +311,7 @@ int run_one(sl::ExperimentConfig& e, const Options& o, bool resume, sl::NodeOutc
         return exit_code_of(out);
       } catch (const sl::InputError& x) {
         sl::note_failure_reported();  // run_mpi_main prints it
+        prepared.drop_if_created_empty();
         explain_model_mismatch(x, e, old_config);
         throw;
       } catch (const sl::CollectiveTimeout& x) {
@@ -322,6 +342,7 @@ int run_one(sl::ExperimentConfig& e, const Options& o, bool resume, sl::NodeOutc
     });
     return exit_code_of(out);
   } catch (const sl::InputError& x) {
+    prepared.drop_if_created_empty();
     explain_model_mismatch(x, e, old_config);
     throw;
   } catch (const sl::CollectiveTimeout& x) {

@@ -238,6 +238,14 @@ def main():
         if problems:
             failed += 1
             print(r.stderr[-2000:])
+    # a run refused on its data leaves no empty results folder it created
+    fresh = os.path.join(WORK, "never-made")
+    r = subprocess.run([BIN, "--config", DENSE, "--output-dir", fresh, "--set",
+                        "data.corpus=" + os.path.join(WORK, "nowhere")] + FAST, capture_output=True, text=True)
+    ok = r.returncode == 2 and not os.path.exists(fresh)
+    print(f"{'refused run leaves no empty folder':40} {r.returncode:>3}  {'ok  ' if ok else 'FAIL'} "
+          f"{'' if ok else fresh + ' exists: ' + str(os.listdir(fresh)) if os.path.exists(fresh) else r.stderr[-500:]}")
+    failed += not ok
     # not bad input: a kill between a first checkpoint's run.json and `latest` leaves a whole step
     # directory without the pointer; --resume continues from it
     unpointed = finished_run("no-latest")
@@ -249,7 +257,7 @@ def main():
     print(f"{'--resume without checkpoints/latest':40} {r.returncode:>3}  {'ok  ' if ok else 'FAIL'} "
           f"{'resumed from ' + os.path.basename(step_dir) if ok else r.stderr[-1500:]}")
     failed += not ok
-    print(f"{len(rows) + 1 - failed}/{len(rows) + 1} bad-input cases pass")
+    print(f"{len(rows) + 2 - failed}/{len(rows) + 2} bad-input cases pass")
     sys.exit(1 if failed else 0)
 
 
