@@ -67,6 +67,9 @@ def main():
     rows = []  # (case, argv, expected substrings, directory that must stay unchanged or None)
 
     def row(case, args, *expect, keep=None, launcher=None):
+        # every run into WORK: a row must not depend on (or write) the repository's results/
+        if "--config" in args and "--output-dir" not in args:
+            args = args + ["--output-dir", os.path.join(WORK, "out", str(len(rows)))]
         rows.append((case, (launcher or []) + [BIN] + args, expect, keep))
 
     bad = write("malformed.json", '{\n  "name": "x",\n  "seed": 1,,\n  "device": "cpu"\n}\n')
