@@ -147,14 +147,6 @@ nlohmann::json read_json_or_null(const std::string& path) {
   }
 }
 
-// Any file a run writes, not only log.jsonl (a run shorter than train.log_every has none);
-// without creating the folder (sl::ResultsDir would), so --dry-run and refused runs make none.
-bool holds_run_files(const std::string& dir) {
-  for (const std::string& n : sl::ResultsDir::run_file_names())
-    if (exists(dir + "/" + n)) return true;
-  return false;
-}
-
 // Rank 0 (or the one process of a simulated cluster), before training: lock the results
 // directory for the run's lifetime, then say what the run needs of it. --overwrite removes
 // what an earlier run wrote, so the result equals a run into an empty directory; --resume
@@ -167,6 +159,10 @@ struct PreparedDir {
   bool clear = false;
   bool created = false;  // the folder did not exist before this run
   std::string dir;
+  // Runs once the data have loaded (run_experiment_*'s data_loaded).
+  void clear_if_asked() const {
+    if (clear) sl::ResultsDir(dir).remove_run_files();
+  }
   // A run refused on its input leaves no empty folder behind (rmdir removes only an empty one).
   void drop_if_created_empty() {
     if (!created) return;
@@ -177,11 +173,8 @@ struct PreparedDir {
 PreparedDir prepare_results_dir(const sl::ExperimentConfig& e, bool resume, bool overwrite) {
   const std::string& dir = e.job.results_dir;
   const bool created = !exists(dir);
-  PreparedDir p{sl::DirLock::acquire(dir)};
-  p.created = created;
-  p.dir = dir;
+  PreparedDir p{sl::DirLock::acquire(dir), /*clear=*/false, created, dir};
   sl::ResultsDir rd(dir);
-  // Any file a run writes, not only log.jsonl: a run shorter than train.log_every has none.
   if (!resume && !overwrite && rd.has_run_files())
     throw sl::InputError(dir, "already holds a run; pass --resume to continue it or --overwrite to start again");
   if (resume) {
@@ -283,7 +276,7 @@ int run_one(sl::ExperimentConfig& e, const Options& o, bool resume, sl::NodeOutc
   e.job.progress_on_tty = !o.no_progress;
   e.job.profile = o.profile;
   const std::string dir = e.job.results_dir;
-  if (!resume && !o.overwrite && holds_run_files(dir))
+  if (!resume && !o.overwrite && sl::ResultsDir::holds_run_files(dir))
     throw sl::InputError(dir, "already holds a run; pass --resume to continue it or --overwrite to start again");
   if (o.dry_run) {
     std::cout << e.job.resolved_config.dump(2) << "\n";
@@ -305,9 +298,7 @@ int run_one(sl::ExperimentConfig& e, const Options& o, bool resume, sl::NodeOutc
         if (comm.rank() == 0) prepared = prepare_results_dir(e, resume, o.overwrite);
         comm.barrier();
         maybe_inject_crash(comm.rank());
-        out = sl::run_experiment_on(e, comm, [&] {
-          if (prepared.clear) sl::ResultsDir(dir).remove_run_files();
-        });
+        out = sl::run_experiment_on(e, comm, [&] { prepared.clear_if_asked(); });
         return exit_code_of(out);
       } catch (const sl::InputError& x) {
         sl::note_failure_reported();  // run_mpi_main prints it
@@ -337,9 +328,7 @@ int run_one(sl::ExperimentConfig& e, const Options& o, bool resume, sl::NodeOutc
   PreparedDir prepared = prepare_results_dir(e, resume, o.overwrite);
   maybe_inject_crash(0);
   try {
-    out = sl::run_experiment_sim(e, [&] {
-      if (prepared.clear) sl::ResultsDir(dir).remove_run_files();
-    });
+    out = sl::run_experiment_sim(e, [&] { prepared.clear_if_asked(); });
     return exit_code_of(out);
   } catch (const sl::InputError& x) {
     prepared.drop_if_created_empty();

@@ -7,23 +7,16 @@
 #include "common/config_object.h"
 #include "common/input_error.h"
 #include "experiment/config_loader.h"
+#include "experiment/experiment_config.h"
 
 namespace sl {
-
-namespace {
-// The suite's and each experiment's name become folders under --output-root: one path
-// component, so no name reaches outside it.
-bool one_path_component(const std::string& name) {
-  return !name.empty() && name != "." && name != ".." && name.find('/') == std::string::npos;
-}
-}  // namespace
 
 Suite load_suite(const std::string& path) {
   nlohmann::json j = load_json_file(path);
   ConfigObject root(j, path, "");
   Suite s;
   s.name = root.string("name", "");
-  if (!one_path_component(s.name))
+  if (!is_folder_name(s.name))
     throw InputError(root.where("name"), "expected a non-empty suite name without '/' (not . or ..)");
   const nlohmann::json& list = root.raw("experiments");
   if (!list.is_array() || list.empty())
@@ -35,7 +28,7 @@ Suite load_suite(const std::string& path) {
     ConfigObject e(list[i], path, "/experiments/" + std::to_string(i));
     SuiteEntry x;
     x.name = e.string("name", "");
-    if (!one_path_component(x.name) || !names.insert(x.name).second)
+    if (!is_folder_name(x.name) || !names.insert(x.name).second)
       throw InputError(e.where("name"), "expected a unique, non-empty experiment name without '/' (not . or ..)");
     x.config = e.string("config", "");
     if (x.config.empty()) throw InputError(e.where("config"), "expected the path of a config file");

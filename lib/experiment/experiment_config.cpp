@@ -59,13 +59,17 @@ std::string default_optimizer(const DistributedConfig& d) {
 
 }  // namespace
 
+bool is_folder_name(const std::string& name) {
+  return !name.empty() && name != "." && name != ".." && name.find('/') == std::string::npos;
+}
+
 ExperimentConfig parse_experiment_config(const nlohmann::json& j, const std::string& file,
                                          const std::string& output_dir) {
   ExperimentConfig e;
   e.file = file;
   ConfigObject root(j, file, "");
   e.name = root.string("name", "");
-  if (e.name.empty() || e.name == "." || e.name == ".." || e.name.find('/') != std::string::npos)
+  if (!is_folder_name(e.name))
     throw InputError(root.where("name"), "expected a non-empty experiment name without '/' (not . or ..)");
   TrainingJob& job = e.job;
   job.name = e.name;

@@ -40,4 +40,8 @@ struct ExperimentConfig {
 ExperimentConfig parse_experiment_config(const nlohmann::json& j, const std::string& file,
                                          const std::string& output_dir);
 
+// An experiment's or a suite's name becomes a results folder: one path component (non-empty,
+// no '/', not . or ..), so no name reaches outside the folder it is put in.
+bool is_folder_name(const std::string& name);
+
 }  // namespace sl

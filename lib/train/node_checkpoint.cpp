@@ -87,12 +87,14 @@ void CheckpointStore::save_node(int64_t step, int rank, int nodes, const NodeSta
   write_checkpoint_file(node_file(sd, rank), f);
 }
 
-// The step directories holding run.json (committed, or committed but for `latest`), oldest first.
-static std::vector<std::string> committed_step_dirs(const std::string& dir) {
+// The step-* directories under `dir`, oldest first; with committed_only, those holding run.json
+// (committed, or committed but for `latest`).
+static std::vector<std::string> step_dirs(const std::string& dir, bool committed_only) {
   std::vector<std::string> steps;
   if (DIR* d = ::opendir(dir.c_str())) {
     while (dirent* e = ::readdir(d))
-      if (!std::strncmp(e->d_name, "step-", 5) && exists(dir + "/" + e->d_name + "/run.json"))
+      if (!std::strncmp(e->d_name, "step-", 5) &&
+          (!committed_only || exists(dir + "/" + e->d_name + "/run.json")))
         steps.push_back(e->d_name);
     ::closedir(d);
   }
@@ -106,13 +108,7 @@ std::string CheckpointStore::commit(int64_t step, const nlohmann::json& run_meta
   write_file_atomic(dir_ + "/" + name + "/run.json", run_meta.dump(2) + "\n");
   write_file_atomic(dir_ + "/latest", name + "\n");
   // Keep the newest `keep` committed step directories.
-  std::vector<std::string> steps;
-  if (DIR* d = ::opendir(dir_.c_str())) {
-    while (dirent* e = ::readdir(d))
-      if (!std::strncmp(e->d_name, "step-", 5)) steps.push_back(e->d_name);
-    ::closedir(d);
-  }
-  std::sort(steps.begin(), steps.end());
+  const std::vector<std::string> steps = step_dirs(dir_, /*committed_only=*/false);
   for (size_t i = 0; i + static_cast<size_t>(keep) < steps.size(); ++i)
     if (steps[i] != name) remove_tree(dir_ + "/" + steps[i]);
   return dir_ + "/" + name;
@@ -120,7 +116,7 @@ std::string CheckpointStore::commit(int64_t step, const nlohmann::json& run_meta
 
 std::string CheckpointStore::latest() const {
   const std::string p = dir_ + "/latest";
-  const std::vector<std::string> committed = committed_step_dirs(dir_);
+  const std::vector<std::string> committed = step_dirs(dir_, /*committed_only=*/true);
   if (!exists(p)) {
     // A kill between a first checkpoint's run.json and `latest`: run.json is written only
     // after every node's file, so that step directory is whole.

@@ -108,10 +108,10 @@ const std::vector<std::string>& ResultsDir::run_file_names() {
   return names;
 }
 
-bool ResultsDir::has_run_files() const {
+bool ResultsDir::holds_run_files(const std::string& dir) {
   struct stat st;
   for (const std::string& n : run_file_names())
-    if (::lstat(file(n).c_str(), &st) == 0) return true;
+    if (::lstat((dir + "/" + n).c_str(), &st) == 0) return true;
   return false;
 }
 

@@ -25,7 +25,10 @@ class ResultsDir {
   // The files and folders a run writes here (config.json, log.jsonl, valid.jsonl,
   // summary.json, test.hyp, best-model.ckpt, checkpoints/). Other files are never touched.
   static const std::vector<std::string>& run_file_names();
-  bool has_run_files() const;
+  bool has_run_files() const { return holds_run_files(path_); }
+  // Any of run_file_names() in `dir` (not only log.jsonl: a run shorter than train.log_every
+  // has none), without creating `dir` as the constructor does: --dry-run makes no folder.
+  static bool holds_run_files(const std::string& dir);
   // Removes them (and temporary files), so the next run's files equal a run into an empty
   // directory (--overwrite, or --resume without a committed checkpoint).
   void remove_run_files() const;

@@ -4,6 +4,7 @@ import os
 import sys
 
 from ..profiles import load_profiles
+from ..variants import group_variants
 
 
 class UsageError(Exception):
@@ -74,7 +75,6 @@ def validated_experiments_or_fail(exps, model, results_dir):
 def selection_or_fail(exps, ref4, ref1, only, results_dir):
     """UsageError for --ref4 / --ref1 naming no variant, or an --only (compiled) matching none:
     the tables would be empty and the command would still exit 0."""
-    from ..variants import group_variants
     names = {v.name for vs in group_variants(exps).values() for v in vs}
     for opt, want in (("--ref4", ref4), ("--ref1", ref1)):
         if want and want not in names:
