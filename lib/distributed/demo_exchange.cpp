@@ -130,7 +130,7 @@ ExchangeResult DctTopKExchange::exchange(float* grad, int64_t, StepStats& stats)
   stats.encoded_bytes = static_cast<int64_t>(wire_.size());
   stats.bytes_per_pair = q_.empty() ? 0.0 : static_cast<double>(wire_.size()) / q_.size();
   stats.analytic_bytes_sent += analytic_allgather_bytes(wire_.size(), N);
-  acct_.model_allgather(stats, static_cast<double>(max_block));
+  acct_.model_variable_allgather(stats, static_cast<double>(max_block));
   return {grad};
 }
 

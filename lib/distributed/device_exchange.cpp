@@ -113,6 +113,10 @@ void DeviceDistributedStrategy::exchange(float* grad, int64_t step, StepStats& s
     }
     case Method::Sparse:
       break;
+    case Method::PowerSgd:
+    case Method::DiLoCo:
+    case Method::DeMo:  // DistributedConfig::has_device_exchange() keeps these on the host
+      throw std::logic_error("DeviceDistributedStrategy: no device exchange for this method");
   }
   const double rho_t = drop_ratio_at(config_.drop_ratio, config_.drop_warmup_steps, step);
   const uint64_t k = keep_count(P_, rho_t);
@@ -160,7 +164,7 @@ void DeviceDistributedStrategy::exchange(float* grad, int64_t step, StepStats& s
   stats.encoded_bytes = static_cast<int64_t>(m.wire.size());
   stats.bytes_per_pair = sel.k_selected ? static_cast<double>(m.wire.size()) / sel.k_selected : 0.0;
   stats.analytic_bytes_sent += analytic_allgather_bytes(m.wire.size(), N);
-  acct_.model_allgather(stats, static_cast<double>(max_block));
+  acct_.model_variable_allgather(stats, static_cast<double>(max_block));
   combine(grad, G);
 }
 

@@ -64,6 +64,11 @@ std::vector<StateBuffer> DistributedStrategy::state() {
   return out;
 }
 
+NetworkSeconds DistributedStrategy::comm_model_1_gap_per_step() const {
+  const bool gathers = config_.method == Method::Sparse || config_.method == Method::DeMo;
+  return gathers ? acct_.size_exchange_seconds() : NetworkSeconds{};
+}
+
 int64_t DistributedStrategy::normalize_gradient(float* grad, int64_t local_tokens) {
   const int64_t total = acct_.allreduce_token_count(pending_, local_tokens);
   const float scale = static_cast<float>(1.0 / static_cast<double>(total));

@@ -15,6 +15,13 @@ NetworkSeconds& NetworkSeconds::operator+=(const NetworkSeconds& o) {
   return *this;
 }
 
+NetworkSeconds NetworkSeconds::times(double k) const {
+  NetworkSeconds r = *this;
+  for (double& p : r.preset) p *= k;
+  r.configured *= k;
+  return r;
+}
+
 nlohmann::json NetworkSeconds::to_json(const std::string& configured_key) const {
   nlohmann::json j = nlohmann::json::object();
   for (int i = 0; i < kNetworkPresetCount; ++i) j[network_preset_names()[i]] = preset[i];

@@ -17,6 +17,7 @@ struct NetworkSeconds {
   // Each time plus s (a step's compute time added to its modeled communication).
   NetworkSeconds plus(double s) const;
   NetworkSeconds& operator+=(const NetworkSeconds& o);
+  NetworkSeconds times(double k) const;  // each time scaled by k
   // {"1gbe": s, "10gbe": s, "ib100": s, <configured_key>: s}; no configured entry when
   // configured_key is empty.
   nlohmann::json to_json(const std::string& configured_key = "configured") const;

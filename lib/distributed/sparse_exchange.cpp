@@ -44,7 +44,7 @@ ExchangeResult SparseAllGatherExchange::exchange(float* grad, int64_t step, Step
   stats.encoded_bytes = static_cast<int64_t>(wire_.size());
   stats.bytes_per_pair = c.k_selected ? static_cast<double>(wire_.size()) / c.k_selected : 0.0;
   stats.analytic_bytes_sent += analytic_allgather_bytes(wire_.size(), N);
-  acct_.model_allgather(stats, static_cast<double>(max_block));
+  acct_.model_variable_allgather(stats, static_cast<double>(max_block));
   return {G_.data(), &S_, &E_};
 }
 

@@ -173,6 +173,11 @@ void NodeRun::resume() {
   } catch (const nlohmann::json::exception& x) {
     throw InputError(latest + "/run.json", std::string("lacks the run's totals (a damaged checkpoint): ") + x.what());
   }
+  const bool upgraded = totals_.comm_model < kCommModelVersion;
+  if (upgraded) {
+    totals_.modeled += strategy_->comm_model_1_gap_per_step().times(static_cast<double>(totals_.step));
+    totals_.comm_model = kCommModelVersion;
+  }
 #ifdef SL_HAVE_CUDA
   if (device_strategy_) device_strategy_->error_feedback_to_device();  // the loaded E_n
 #endif
@@ -181,6 +186,11 @@ void NodeRun::resume() {
   best_.restore_from(latest, totals_.best_step);
   logger_->message("[" + job_.name + "] resumed from " + latest + " (step " +
                    std::to_string(totals_.step) + ")");
+  if (upgraded)
+    logger_->message("[" + job_.name + "] the checkpoint's modeled times are of comm model 1 "
+                     "(without the size exchange of the sparse all-gathers): upgraded to " +
+                     std::to_string(kCommModelVersion) + " for steps 1.." +
+                     std::to_string(totals_.step));
 }
 
 void NodeRun::validate() {

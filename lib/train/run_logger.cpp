@@ -87,7 +87,8 @@ void RunLogger::step(const StepReport& r, const RunTotals& totals, uint64_t epoc
                       {"bytes_received", r.bytes_received},
                       {"modeled_comm_s", stats.modeled_comm.to_json()},
                       {"modeled_step_s", stats.modeled_comm.plus(r.max_compute_s).to_json()},
-                      {"modeled_time_s", totals.modeled_json()}};
+                      {"modeled_time_s", totals.modeled_json()},
+                      {"comm_model", totals.comm_model}};
   nlohmann::json st = nlohmann::json::object();
   stats.to_json(st);
   j["strategy"] = st;
@@ -112,6 +113,7 @@ void RunLogger::validation(const ValidationResult& v, const RunTotals& totals, u
                       {"tokens", totals.tokens},
                       {"wall_s", wall_s},
                       {"modeled_time_s", totals.modeled_json()},
+                      {"comm_model", totals.comm_model},
                       {"dev_ce", v.ce},
                       {"dev_ppl", std::exp(v.ce)},
                       {"bleu", v.bleu.score},
@@ -146,6 +148,7 @@ void RunLogger::summary(const std::string& status, const std::string& reason,
       {"skipped_steps", totals.skipped_steps},
       {"wall_s", wall_s},
       {"modeled_time_s", totals.modeled_json()},
+      {"comm_model", totals.comm_model},
       {"best_dev_bleu", totals.best_bleu < 0 ? nlohmann::json() : nlohmann::json(totals.best_bleu)},
       {"best_step", totals.best_step},
       {"last_checkpoint", last_checkpoint},

@@ -10,7 +10,8 @@ nlohmann::json RunTotals::to_json() const {
           {"modeled_time_s", modeled_json()},
           {"best_bleu", best_bleu},
           {"best_step", best_step},
-          {"bytes_sent", bytes_sent}};
+          {"bytes_sent", bytes_sent},
+          {"comm_model", comm_model}};
 }
 
 RunTotals RunTotals::from_json(const nlohmann::json& j) {
@@ -23,6 +24,7 @@ RunTotals RunTotals::from_json(const nlohmann::json& j) {
   t.best_bleu = j.at("best_bleu");
   t.best_step = j.at("best_step");
   t.bytes_sent = j.value("bytes_sent", 0.0);
+  t.comm_model = j.value("comm_model", 1);
   return t;
 }
 

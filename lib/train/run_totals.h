@@ -2,6 +2,7 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 
+#include "distributed/comm_accounting.h"
 #include "distributed/network_seconds.h"
 
 namespace sl {
@@ -17,6 +18,9 @@ struct RunTotals {
   double best_bleu = -1;
   int64_t best_step = 0;
   double bytes_sent = 0;  // sum over steps of the mean bytes sent per node
+  // The communication model of `modeled` (comm_accounting.h); a checkpoint without the key
+  // is version 1.
+  int comm_model = kCommModelVersion;
 
   // A completed step: its tokens (all nodes), mean bytes sent per node, modeled step time.
   void add_step(int64_t step_tokens, double mean_bytes_sent, const NetworkSeconds& step_time) {

@@ -5,7 +5,8 @@ cycle; tests/scripts/analysis/test_imports.py reads this list and enforces both)
 
   logfiles notes formatting network v3_rules reading files, warnings, number formats, ring model,
                                              the pre-registered v3 rules (plain numbers)
-  config flops profiles                      configs, FLOP counter, hardware profiles
+  config flops profiles comm_model           configs, FLOP counter, hardware profiles, old logs'
+                                             modeled times brought to the current comm model
   experiment                                 Experiment: one run folder, read once
   clock                                      RunClock: the virtual clock of one run
   variants targets references bootstrap      seed variants, targets, baselines, resampling

@@ -18,6 +18,7 @@ and checked on the others (4 ranks). Steps before `skip` (connection set-up) are
 import math
 import os
 
+from .comm_model import upgrade_run
 from .logfiles import read_json, read_jsonl
 from .network import solve_cxy
 
@@ -37,7 +38,9 @@ class ClockRun:
         self.rate_bps = float(self.counters.get("rate_bits_per_s") or 0)
         self.rate = self.counters.get("rate", "?")
         self.steps = []  # (step, X, Y, comm_min_s, comm_s, compute_s, wall_s, selection_s)
-        for r in read_jsonl(os.path.join(path, "log.jsonl"), note):
+        rows = read_jsonl(os.path.join(path, "log.jsonl"), note)
+        upgrade_run(self.config, self.summary.get("method"), self.nodes, rows, [], None)
+        for r in rows:
             cxy = solve_cxy(r.get("modeled_comm_s") or {})
             if cxy is None or "comm_min_s" not in r:
                 continue

@@ -5,6 +5,7 @@ takes these objects; none of it opens a run's files again. The method label come
 run itself (summary.json, else the last log line), never from a list kept here."""
 import os
 
+from .comm_model import upgrade_run
 from .logfiles import find_experiment_dirs, number, read_json, read_jsonl
 
 
@@ -26,6 +27,8 @@ class Experiment:
         self.nodes = next((int(n) for n in (s.get("nodes"), last.get("nodes"), cluster_nodes)
                            if number(n) is not None), None)
         self.method = next((str(m) for m in (s.get("method"), last.get("method")) if m), "?")
+        # Old binaries' modeled times lack the sparse all-gather's size exchange: add it.
+        upgrade_run(self.config, self.method, self.nodes, self.log, self.valid, self.summary)
         steps = number(s.get("steps"))
         if steps is None:
             steps = number(last.get("step"))

@@ -179,6 +179,25 @@ TEST(Strategy, WarmupRampsTheDropRatio) {
   }
 }
 
+TEST(Strategy, CommModel1GapIsOneSizeExchangePerSparseStep) {
+  // What binaries before comm model 2 left out of a step: for gradient dropping, the sizes'
+  // all-gather (8 bytes per node); dense and fedavg have no variable all-gather.
+  std::vector<NetworkSeconds> gap(3);
+  SimulatedCluster::run(4, [&](Communicator& c) {
+    if (c.rank() != 0) return;
+    gap[0] = make_strategy(config("sparse", "partial", 0.99), c, 100)->comm_model_1_gap_per_step();
+    gap[1] = make_strategy(config("dense", "none", 0.0), c, 100)->comm_model_1_gap_per_step();
+    gap[2] = make_strategy(config("fedavg", "none", 0.0), c, 100)->comm_model_1_gap_per_step();
+  });
+  EXPECT_DOUBLE_EQ(3 * 8 / 1.25e9 + 3 * 20e-6, gap[0].configured);  // 10gbe
+  EXPECT_DOUBLE_EQ(3 * 8 / 1.25e8 + 3 * 50e-6, gap[0].preset[0]);   // 1gbe
+  EXPECT_DOUBLE_EQ(3 * 8 / 1.25e10 + 3 * 2e-6, gap[0].preset[2]);   // ib100
+  for (int i = 1; i < 3; ++i) {
+    EXPECT_EQ(0.0, gap[i].configured);
+    for (double p : gap[i].preset) EXPECT_EQ(0.0, p);
+  }
+}
+
 TEST(Strategy, NormalizeGradientDividesByTheGlobalTokenCount) {
   std::vector<int64_t> totals(3);
   std::vector<StepStats> stats(3);
@@ -210,8 +229,12 @@ TEST(Strategy, ModeledTimeFollowsTheRingFormulas) {
   const ClusterRun sp = run_cluster(4, config("sparse", "none", 0.99), P);
   int64_t max_block = 0;
   for (int n = 0; n < 4; ++n) max_block = std::max(max_block, sp.stats[0][n].encoded_bytes);
-  EXPECT_DOUBLE_EQ(net.allgather_seconds(double(max_block), 4),
+  // 10gbe, 4 nodes: the sizes (3 hops of 8 bytes), then the largest block (3 hops); 1.25e9 B/s
+  EXPECT_DOUBLE_EQ(3 * 8 / 1.25e9 + 3 * 20e-6 + 3 * double(max_block) / 1.25e9 + 3 * 20e-6,
                    sp.stats[0][0].modeled_comm.configured);
+  // 1gbe (preset 0): 1.25e8 B/s, 50 us
+  EXPECT_DOUBLE_EQ(3 * 8 / 1.25e8 + 3 * 50e-6 + 3 * double(max_block) / 1.25e8 + 3 * 50e-6,
+                   sp.stats[0][0].modeled_comm.preset[0]);
   nlohmann::json j;
   sp.stats[0][0].to_json(j);
   EXPECT_EQ(sp.stats[0][0].k_selected, j["pairs"].get<int64_t>());

@@ -7,7 +7,8 @@ before and after averaging."""
 import os
 import sys
 
-from ..logfiles import read_jsonl
+from ..comm_model import upgrade_run
+from ..logfiles import read_json, read_jsonl
 from .common import UsageError, fail
 
 PROGRAM = "bytes-report.py"
@@ -23,6 +24,9 @@ def rows_of(d):
     rows = read_jsonl(log, note=lambda m: print(f"{PROGRAM}: warning: {m}", file=sys.stderr))
     if not rows:
         raise UsageError(f"{log}: no log lines")
+    last = rows[-1]
+    config = read_json(os.path.join(d, "config.json"), lambda m: None) or {}
+    upgrade_run(config, last.get("method"), last.get("nodes"), rows, [], None)
     return rows
 
 

@@ -101,7 +101,8 @@ def write_run(d, model, nodes, method, clock, seed, curve, bleu, chrf, status="c
     with open(os.path.join(d, "log.jsonl"), "w") as f:
         for s in range(LOG_EVERY, steps + 1, LOG_EVERY):
             row = {"step": s, "tokens": s * 10 * nodes, "nodes": nodes, "method": method,
-                   "compute_s": C, "train_loss": 3.0, "modeled_time_s": modeled(s, C, X, Y)}
+                   "compute_s": C, "train_loss": 3.0, "modeled_time_s": modeled(s, C, X, Y),
+                   "comm_model": 2}
             if SEL:
                 row["pairs"] = 5
                 row["strategy"] = {"compress_s": SEL * 0.75, "decompress_s": SEL * 0.25,
@@ -112,7 +113,8 @@ def write_run(d, model, nodes, method, clock, seed, curve, bleu, chrf, status="c
     with open(os.path.join(d, "valid.jsonl"), "w") as f:
         for i, v in enumerate(curve, 1):
             f.write(json.dumps({"step": i * every, "dev_ce": v, "bleu": 40.0 - 10.0 * v,
-                                "modeled_time_s": modeled(i * every, C, X, Y)}) + "\n")
+                                "modeled_time_s": modeled(i * every, C, X, Y),
+                                "comm_model": 2}) + "\n")
     summary = {"experiment": os.path.basename(d), "status": status, "steps": steps,
                "nodes": nodes, "method": method, "parameters": 500, "test_bleu": bleu}
     if chrf is not None:
