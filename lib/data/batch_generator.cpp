@@ -41,6 +41,10 @@ const std::vector<std::vector<std::vector<uint32_t>>>& BatchGenerator::plan(uint
 
 size_t BatchGenerator::batches_in_epoch(uint64_t epoch) { return plan(epoch).size(); }
 
+uint64_t BatchGenerator::epochs_done() {
+  return position_.epoch + (position_.batch >= plan(position_.epoch).size() ? 1 : 0);
+}
+
 Batch BatchGenerator::next() {
   if (position_.batch >= plan(position_.epoch).size()) {
     position_ = {position_.epoch + 1, 0};

@@ -35,6 +35,9 @@ class BatchGenerator {
   void restore(const BatchPosition& position);
 
   size_t batches_in_epoch(uint64_t epoch);  // same on every shard
+  // Epochs whose every batch has been returned: the position stays at the end of an epoch
+  // until the next call of next() moves it, so state().epoch alone lags by one there.
+  uint64_t epochs_done();
   size_t sentences() const { return kept_.size(); }
   size_t dropped() const { return dropped_; }
   const BatchOptions& options() const { return options_; }

@@ -125,9 +125,9 @@ NodeOutcome NodeRun::run() {
 #else
   TrainingStep step(job_, comm_, *model_, arena_, *optimizer_, *strategy_);
 #endif
-  while (lifecycle.more_steps(totals_.step, batches_->state().epoch)) {
-    const uint64_t epoch = batches_->state().epoch;
+  while (lifecycle.more_steps(totals_.step, batches_->epochs_done())) {
     const Batch b = batches_->next();
+    const uint64_t epoch = batches_->state().epoch;  // b's: next() moved into its epoch
     const double cpu0 = profiler_ ? thread_cpu_seconds() : 0;
     const StepReport r = step.run(b, totals_.step, [&] { return lifecycle.signals(); });
     if (profiler_) {

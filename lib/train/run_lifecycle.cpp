@@ -18,9 +18,9 @@ RunLifecycle::RunLifecycle(const TrainConfig& train, const ValidConfig& valid,
   }
 }
 
-bool RunLifecycle::more_steps(int64_t steps_done, uint64_t epoch) {
+bool RunLifecycle::more_steps(int64_t steps_done, uint64_t epochs_done) {
   if (steps_done >= train_.max_steps) return false;
-  if (train_.max_epochs > 0 && static_cast<int64_t>(epoch) >= train_.max_epochs) {
+  if (train_.max_epochs > 0 && static_cast<int64_t>(epochs_done) >= train_.max_epochs) {
     ended_by_ = "max_epochs";
     return false;
   }

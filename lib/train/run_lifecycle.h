@@ -18,7 +18,8 @@ class RunLifecycle {
                const std::atomic<bool>* stop_requested, int rank, double wall_start);
 
   // Before a step: false when max_steps or max_epochs is reached.
-  bool more_steps(int64_t steps_done, uint64_t epoch);
+  // epochs_done: epochs whose every batch has been used (BatchGenerator::epochs_done).
+  bool more_steps(int64_t steps_done, uint64_t epochs_done);
   LocalSignals signals() const;
   // After a step whose update was skipped (non-finite): true to go on, false to stop.
   bool continue_after_nonfinite(int64_t t);

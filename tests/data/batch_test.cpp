@@ -177,6 +177,22 @@ TEST(BatchGenerator, RestoredPositionContinuesIdentically) {
   EXPECT_EQ(got, expected);
 }
 
+TEST(BatchGenerator, EpochsDoneCountsAnEpochOnceItsLastBatchIsOut) {
+  const auto pairs = synthetic(1500);
+  BatchGenerator g(pairs, options(2, 0));
+  const size_t per_epoch = g.batches_in_epoch(0);
+  ASSERT_GT(per_epoch, 1u);
+  EXPECT_EQ(0u, g.epochs_done());
+  for (size_t i = 0; i + 1 < per_epoch; ++i) g.next();
+  EXPECT_EQ(0u, g.epochs_done());  // one batch of epoch 0 left
+  g.next();
+  EXPECT_EQ(1u, g.epochs_done());  // all of epoch 0 out; the position has not moved on yet
+  EXPECT_EQ(0u, g.state().epoch);
+  g.next();                        // epoch 1's first batch
+  EXPECT_EQ((BatchPosition{1, 1}), g.state());
+  EXPECT_EQ(1u, g.epochs_done());
+}
+
 TEST(BatchGenerator, RejectsBadOptionsAndPositions) {
   const auto pairs = synthetic(100);
   BatchOptions o = options(2, 2);
