@@ -86,9 +86,11 @@ Method method_from_name(const std::string& name) {
   throw std::invalid_argument("unknown method \"" + name + "\"");
 }
 
-// Methods whose copies of theta stay identical without averaging.
-bool copies_stay_identical(Method m) {
-  return m == Method::Dense || m == Method::PowerSgd || m == Method::DeMo;
+// Methods whose copies of theta stay identical without averaging: every node applies the same
+// U (sparse-only: U_n = G on every node), so averaging them would only cost bytes.
+bool copies_stay_identical(Method m, CombinerKind combiner) {
+  return m == Method::Dense || m == Method::PowerSgd || m == Method::DeMo ||
+         (m == Method::Sparse && combiner == CombinerKind::None);
 }
 
 }  // namespace
@@ -105,7 +107,7 @@ DistributedConfig DistributedConfig::parse(ConfigObject c) {
                     : ThresholdMode::Exact;
   d.sample_size = c.integer("sample_size", 100000, 1);
   d.drop_warmup_steps = c.integer("drop_warmup_steps", 1000, 0);
-  d.average_every = c.integer("average_every", copies_stay_identical(d.method) ? 0 : 500, 0);
+  d.average_every = c.integer("average_every", copies_stay_identical(d.method, d.combiner) ? 0 : 500, 0);
   d.average_moments = c.boolean("average_moments", false);
   d.encoding =
       pair_encoding_from_name(c.choice("encoding", "pairs32", {"pairs32", "delta-varint"}));

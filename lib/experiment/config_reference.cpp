@@ -175,8 +175,9 @@ const std::map<std::string, Meaning>& meanings() {
       {"/distributed/drop_warmup_steps",
        {"sparse: steps over which the drop ratio ramps up to drop_ratio"}},
       {"/distributed/average_every",
-       {"average parameters across nodes every N steps; 0 = never (the default of dense, powersgd "
-        "and demo), 500 otherwise; for diloco the inner steps H between outer steps"}},
+       {"average parameters across nodes every N steps; 0 = never (the default of dense, powersgd, "
+        "demo and sparse-only, whose copies stay identical), 500 otherwise; for diloco the inner "
+        "steps H between outer steps"}},
       {"/distributed/average_moments", {"also average Adam's moments when averaging parameters"}},
       {"/distributed/encoding", {"sparse and demo: wire format of (index, value) pairs"}},
       {"/distributed/powersgd",

@@ -23,7 +23,12 @@ TEST(DistributedConfig, Defaults) {
   EXPECT_EQ("10gbe", d.network.name);
   const DistributedConfig s = DistributedConfig::from_json({{"method", "sparse"}}, "cfg.json");
   EXPECT_EQ(0.99, s.drop_ratio);
-  EXPECT_EQ(500, s.average_every);
+  EXPECT_EQ(0, s.average_every);  // sparse-only: U_n = G on every node, the copies stay equal
+  for (const char* combiner : {"sum", "partial", "error"})
+    EXPECT_EQ(500, DistributedConfig::from_json({{"method", "sparse"}, {"combiner", combiner}},
+                                                "cfg.json")
+                       .average_every)
+        << combiner;
   EXPECT_EQ(1000, s.drop_warmup_steps);
   EXPECT_EQ(100000, s.sample_size);
   EXPECT_EQ(ThresholdMode::Exact, s.threshold);
