@@ -17,6 +17,9 @@ namespace sl {
 // A run resumed from a version-1 checkpoint adds what version 1 left out of the steps done
 // (DistributedStrategy::comm_model_1_gap_per_step), so a run's clock is one model throughout;
 // the analysis (scripts/slanalysis/comm_model.py) upgrades version-1 logs the same way.
+// Scalar sums (token counts, the divergence) are modeled as the 8-byte all-reduce they stand
+// for, as a production system would run them; the communicators carry them as an 8-byte
+// all-gather only to add in rank order (bit-identical MPI and simulated runs).
 constexpr int kCommModelVersion = 2;
 
 // Books every collective of a strategy into StepStats: the measured wall time and the
