@@ -11,11 +11,13 @@ namespace sl {
 
 // The version of the communication model behind `modeled_*` in the logs (log lines, run.json
 // of a checkpoint, summary.json carry it as `comm_model`):
-//   1  (no key; binaries before 2026-12-07) a variable-size all-gather modeled as its blocks
-//      only, leaving out the exchange of block sizes that precedes them
+//   1  (no key; binaries before commit f22cced, 2026-12-06) a variable-size all-gather
+//      modeled as its blocks only, leaving out the exchange of block sizes that precedes them
 //   2  that size exchange modeled too: an all-gather of 8 bytes per node
 // A run resumed from a version-1 checkpoint adds what version 1 left out of the steps done
-// (DistributedStrategy::comm_model_1_gap_per_step), so a run's clock is one model throughout;
+// (DistributedStrategy::comm_model_1_gap_per_step; skipped steps exchanged nothing), so a
+// run's clock is one model throughout (never resume a run with an older binary again: it
+// would write unversioned rows on top of upgraded totals);
 // the analysis (scripts/slanalysis/comm_model.py) upgrades version-1 logs the same way.
 // Scalar sums (token counts, the divergence) are modeled as the 8-byte all-reduce they stand
 // for, as a production system would run them; the communicators carry them as an 8-byte

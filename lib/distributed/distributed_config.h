@@ -43,8 +43,9 @@ struct DeMoConfig {     // Peng et al. 2024; the update rule is train.optimizer 
 //   sample_size        values sampled for "sampled", >= 1            (default 100000)
 //   drop_warmup_steps  W >= 0, 0 = no warm-up                        (default 1000)
 //   average_every      K >= 0, 0 = never                             (default 500, but 0
-//                      for dense, powersgd and demo, whose copies never diverge; fedavg
-//                      and diloco need K > 0; for diloco it is H, the inner steps)
+//                      for dense, powersgd, demo and sparse with combiner none, whose
+//                      copies never diverge; fedavg and diloco need K > 0; for diloco it
+//                      is H, the inner steps)
 //   average_moments    also average Adam's moments                   (default false)
 //   encoding           "pairs32" | "delta-varint"                    (default "pairs32")
 //   network            "1gbe" | "10gbe" | "ib100" | {"bandwidth_gbps": B > 0,

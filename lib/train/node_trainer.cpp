@@ -175,7 +175,9 @@ void NodeRun::resume() {
   }
   const bool upgraded = totals_.comm_model < kCommModelVersion;
   if (upgraded) {
-    totals_.modeled += strategy_->comm_model_1_gap_per_step().times(static_cast<double>(totals_.step));
+    // Skipped steps (a non-finite loss) never reached the exchange: no time was booked.
+    const int64_t exchanged = totals_.step - totals_.skipped_steps;
+    totals_.modeled += strategy_->comm_model_1_gap_per_step().times(static_cast<double>(exchanged));
     totals_.comm_model = kCommModelVersion;
   }
 #ifdef SL_HAVE_CUDA

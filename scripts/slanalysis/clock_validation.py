@@ -39,7 +39,9 @@ class ClockRun:
         self.rate = self.counters.get("rate", "?")
         self.steps = []  # (step, X, Y, comm_min_s, comm_s, compute_s, wall_s, selection_s)
         rows = read_jsonl(os.path.join(path, "log.jsonl"), note)
-        upgrade_run(self.config, self.summary.get("method"), self.nodes, rows, [], None)
+        method = self.summary.get("method") or (rows[-1].get("method") if rows else None)
+        upgrade_run(self.config, method, self.nodes, rows, [], None,
+                    note=lambda m: note(f"{self.name}: {m}"))
         for r in rows:
             cxy = solve_cxy(r.get("modeled_comm_s") or {})
             if cxy is None or "comm_min_s" not in r:

@@ -1,6 +1,6 @@
 """Logs of communication model 1, brought to model 2 (lib/distributed/comm_accounting.h).
 
-Binaries before 2026-12-07 (no `comm_model` key in their log lines, valid lines, summary)
+Binaries before commit f22cced (2026-12-06) (no `comm_model` key in their log lines, valid lines, summary)
 modeled a variable-size all-gather as its blocks only; the exchange of the block sizes that
 precedes them, an all-gather of 8 bytes per node, was left out. Methods whose every step is
 such an all-gather (every `sparse*` label, `demo`) therefore lack, per step and network,
@@ -25,11 +25,11 @@ def gathers_every_step(method):
 
 
 def configured_network(config):
-    """The run's distributed.network as a Network, None when it cannot be read (the rows'
-    `configured` entry is then left alone)."""
-    net = dotted(config, "distributed.network")
-    if net is None:
-        net = "10gbe"  # run-experiment's default
+    """The run's distributed.network as a Network; None without a config (the rows'
+    `configured` entry is then left alone) or when it cannot be read."""
+    if not isinstance(config, dict) or not isinstance(config.get("distributed"), dict):
+        return None
+    net = config["distributed"].get("network", "10gbe")  # run-experiment's default
     if isinstance(net, str):
         return PRESETS.get(net)
     if isinstance(net, dict):
@@ -59,11 +59,17 @@ def gap_per_step(method, nodes, config):
     return gap
 
 
-def _add(times, gap, factor):
-    if isinstance(times, dict):
-        for k, g in gap.items():
-            if isinstance(times.get(k), (int, float)) and not isinstance(times.get(k), bool):
-                times[k] += factor * g
+def _number(x):
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+def _add(times, gap, factor, configured_key="configured"):
+    if not isinstance(times, dict):
+        return
+    for k, g in gap.items():
+        key = configured_key if k == "configured" else k
+        if _number(times.get(key)):
+            times[key] += factor * g
 
 
 def _is_old(row):
@@ -71,22 +77,52 @@ def _is_old(row):
     return not isinstance(v, int) or v < CURRENT
 
 
-def upgrade_run(config, method, nodes, log, valid, summary):
+def upgrade_run(config, method, nodes, log, valid, summary, note=None):
     """Adds model 1's missing size exchanges to the old rows of one run (log and valid lines,
-    summary), in place; marks them comm_model 2. Returns how many rows it changed."""
-    gap = gap_per_step(method, nodes, config or {})
+    summary), in place, and marks them comm_model 2. Returns how many rows it changed.
+    Leaves everything alone when the method or the node count is unknown. Skipped steps (a
+    non-finite loss) exchanged nothing: summary.json's `skipped_steps` is taken out of its own
+    count; log and valid lines cannot know theirs, so with skipped steps they may be high by
+    up to skipped_steps x gap (noted). Rows an older binary wrote after a newer one's (a run
+    resumed with an older build) count the gap twice from the resume on (noted; not fixable
+    from the logs)."""
+    if not isinstance(method, str) or method in ("", "?") or not _number(nodes):
+        return 0
+    say = note or (lambda _m: None)
+    gap = gap_per_step(method, int(nodes), config)
+    rows = [r for r in list(log or []) + list(valid or []) if isinstance(r, dict)]
+    newest_versioned = max((r.get("step", 0) for r in rows if not _is_old(r)
+                            and _number(r.get("step"))), default=None)
+    if gap and newest_versioned is not None and any(
+            _is_old(r) and _number(r.get("step")) and r["step"] > newest_versioned for r in rows):
+        say("log lines without comm_model follow lines with it (resumed by an older binary?): "
+            "their modeled times count the sparse size exchange twice from that resume on")
+    skipped = summary.get("skipped_steps") if isinstance(summary, dict) else None
+    skipped = int(skipped) if _number(skipped) else 0
+    if gap and skipped > 0 and any(_is_old(r) for r in rows):
+        say(f"{skipped} skipped steps: the upgraded modeled times of log and valid lines may be "
+            f"high by up to {skipped} x the size exchange")
     changed = 0
-    for row in list(log or []) + list(valid or []) + ([summary] if summary else []):
-        if not isinstance(row, dict) or not _is_old(row):
+    targets = [(r, r.get("step")) for r in rows]
+    if isinstance(summary, dict):
+        steps = summary.get("steps")
+        targets.append((summary, steps - skipped if _number(steps) else None))
+    for row, step in targets:
+        if not _is_old(row):
             continue
-        step = row.get("step", row.get("steps"))
-        if gap and isinstance(step, (int, float)) and not isinstance(step, bool):
+        if gap and _number(step):
             _add(row.get("modeled_time_s"), gap, float(step))
             for key in ("modeled_comm_s", "modeled_step_s"):
                 _add(row.get(key), gap, 1.0)
             st = row.get("strategy")
             if isinstance(st, dict):
-                _add(st.get("modeled_comm_s"), gap, 1.0)
+                # node 0's record keys the configured network by its name ("custom", or a
+                # preset's, where it equals that preset's entry)
+                name = st.get("network")
+                _add(st.get("modeled_comm_s"), {k: g for k, g in gap.items() if k != "configured"}, 1.0)
+                if isinstance(name, str) and name not in PRESETS and "configured" in gap:
+                    _add(st.get("modeled_comm_s"), {"configured": gap["configured"]}, 1.0,
+                         configured_key=name)
             changed += 1
         row["comm_model"] = CURRENT
     return changed

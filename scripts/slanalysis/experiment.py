@@ -28,7 +28,8 @@ class Experiment:
                            if number(n) is not None), None)
         self.method = next((str(m) for m in (s.get("method"), last.get("method")) if m), "?")
         # Old binaries' modeled times lack the sparse all-gather's size exchange: add it.
-        upgrade_run(self.config, self.method, self.nodes, self.log, self.valid, self.summary)
+        upgrade_run(self.config, self.method, self.nodes, self.log, self.valid, self.summary,
+                    note=lambda m: note(f"{self.name}: {m}"))
         steps = number(s.get("steps"))
         if steps is None:
             steps = number(last.get("step"))

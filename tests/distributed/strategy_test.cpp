@@ -182,17 +182,26 @@ TEST(Strategy, WarmupRampsTheDropRatio) {
 TEST(Strategy, CommModel1GapIsOneSizeExchangePerSparseStep) {
   // What binaries before comm model 2 left out of a step: for gradient dropping, the sizes'
   // all-gather (8 bytes per node); dense and fedavg have no variable all-gather.
-  std::vector<NetworkSeconds> gap(3);
+  // demo gathers its DCT pairs every step too; powersgd and diloco only all-reduce.
+  const auto plain = [](const std::string& method, int K) {
+    return DistributedConfig::from_json({{"method", method}, {"average_every", K}}, "test");
+  };
+  std::vector<NetworkSeconds> gap(6);
   SimulatedCluster::run(4, [&](Communicator& c) {
     if (c.rank() != 0) return;
     gap[0] = make_strategy(config("sparse", "partial", 0.99), c, 100)->comm_model_1_gap_per_step();
-    gap[1] = make_strategy(config("dense", "none", 0.0), c, 100)->comm_model_1_gap_per_step();
-    gap[2] = make_strategy(config("fedavg", "none", 0.0), c, 100)->comm_model_1_gap_per_step();
+    gap[1] = make_strategy(plain("demo", 0), c, 100)->comm_model_1_gap_per_step();
+    gap[2] = make_strategy(config("dense", "none", 0.0), c, 100)->comm_model_1_gap_per_step();
+    gap[3] = make_strategy(config("fedavg", "none", 0.0), c, 100)->comm_model_1_gap_per_step();
+    gap[4] = make_strategy(plain("powersgd", 0), c, 100)->comm_model_1_gap_per_step();
+    gap[5] = make_strategy(plain("diloco", 50), c, 100)->comm_model_1_gap_per_step();
   });
-  EXPECT_DOUBLE_EQ(3 * 8 / 1.25e9 + 3 * 20e-6, gap[0].configured);  // 10gbe
-  EXPECT_DOUBLE_EQ(3 * 8 / 1.25e8 + 3 * 50e-6, gap[0].preset[0]);   // 1gbe
-  EXPECT_DOUBLE_EQ(3 * 8 / 1.25e10 + 3 * 2e-6, gap[0].preset[2]);   // ib100
-  for (int i = 1; i < 3; ++i) {
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_DOUBLE_EQ(3 * 8 / 1.25e9 + 3 * 20e-6, gap[i].configured) << i;  // 10gbe
+    EXPECT_DOUBLE_EQ(3 * 8 / 1.25e8 + 3 * 50e-6, gap[i].preset[0]) << i;   // 1gbe
+    EXPECT_DOUBLE_EQ(3 * 8 / 1.25e10 + 3 * 2e-6, gap[i].preset[2]) << i;   // ib100
+  }
+  for (int i = 2; i < 6; ++i) {
     EXPECT_EQ(0.0, gap[i].configured);
     for (double p : gap[i].preset) EXPECT_EQ(0.0, p);
   }

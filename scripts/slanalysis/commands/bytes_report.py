@@ -26,7 +26,8 @@ def rows_of(d):
         raise UsageError(f"{log}: no log lines")
     last = rows[-1]
     config = read_json(os.path.join(d, "config.json"), lambda m: None) or {}
-    upgrade_run(config, last.get("method"), last.get("nodes"), rows, [], None)
+    upgrade_run(config, last.get("method"), last.get("nodes"), rows, [], None,
+                note=lambda m: print(f"{PROGRAM}: warning: {d}: {m}", file=sys.stderr))
     return rows
 
 
