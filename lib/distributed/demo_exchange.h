@@ -36,6 +36,7 @@ class DctTopKExchange : public GradientExchange {
   DctTopKExchange(CommAccounting& acct, size_t P, const std::vector<TensorView>& tensors,
                   const DeMoConfig& o, PairEncodingKind encoding);
   ExchangeResult exchange(float* grad, int64_t step, StepStats& stats) override;
+  int variable_allgathers_per_step() const override { return 1; }
   void state(std::vector<StateBuffer>& out) override {
     out.push_back({"demo_momentum", m_.data(), m_.size()});
   }

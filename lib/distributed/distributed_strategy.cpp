@@ -65,8 +65,7 @@ std::vector<StateBuffer> DistributedStrategy::state() {
 }
 
 NetworkSeconds DistributedStrategy::comm_model_1_gap_per_step() const {
-  const bool gathers = config_.method == Method::Sparse || config_.method == Method::DeMo;
-  return gathers ? acct_.size_exchange_seconds() : NetworkSeconds{};
+  return acct_.size_exchange_seconds().times(exchange_->variable_allgathers_per_step());
 }
 
 int64_t DistributedStrategy::normalize_gradient(float* grad, int64_t local_tokens) {

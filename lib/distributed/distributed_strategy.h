@@ -64,8 +64,8 @@ class DistributedStrategy {
   ErrorFeedback* error_feedback() { return exchange_->error_feedback(); }
   // Every buffer an exact resume needs, by name (checkpoints save and restore them all).
   std::vector<StateBuffer> state();
-  // The modeled seconds per step that comm model 1 (comm_accounting.h) left out: one size
-  // exchange for the methods whose every step is a variable all-gather (sparse, demo).
+  // The modeled seconds per step that comm model 1 (comm_accounting.h) left out: a size
+  // exchange per variable all-gather of the exchange's step (sparse, demo: one).
   NetworkSeconds comm_model_1_gap_per_step() const;
 
  private:

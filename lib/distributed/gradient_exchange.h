@@ -27,6 +27,9 @@ class GradientExchange {
   virtual ErrorFeedback* error_feedback() { return nullptr; }
   // Appends the buffers an exact resume needs (none for a stateless exchange).
   virtual void state(std::vector<StateBuffer>& /*out*/) {}
+  // Variable-size all-gathers per step (each preceded by an exchange of block sizes, which
+  // comm model 1 left out of the modeled time: comm_accounting.h).
+  virtual int variable_allgathers_per_step() const { return 0; }
 };
 
 }  // namespace sl

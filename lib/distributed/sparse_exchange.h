@@ -26,6 +26,7 @@ class SparseAllGatherExchange : public GradientExchange {
   SparseAllGatherExchange(CommAccounting& acct, size_t P, const Options& o);
   ExchangeResult exchange(float* grad, int64_t step, StepStats& stats) override;
   ErrorFeedback* error_feedback() override { return &E_; }
+  int variable_allgathers_per_step() const override { return 1; }
   void state(std::vector<StateBuffer>& out) override {
     out.push_back({"residual", E_.data(), E_.size()});
   }
