@@ -491,6 +491,11 @@ int main(int argc, char** argv) {
     std::cout << sl::config_reference_markdown();
     return 0;
   }
-  if (version) return sl::app::run("run-experiment: error: ", "run-experiment: fatal: ", print_version);
-  return sl::app::run("run-experiment: error: ", "run-experiment: fatal: ", [&] { return run(o); });
+  // Under mpiexec every rank reads the same config and reports the same bad input, before
+  // MPI starts: each says which rank it is, as errors after the start do (run_mpi_main).
+  const std::string who = launcher_world_size() > 1
+                              ? "rank " + std::to_string(launcher_rank()) + ": "
+                              : std::string("run-experiment: ");
+  if (version) return sl::app::run(who + "error: ", who + "fatal: ", print_version);
+  return sl::app::run(who + "error: ", who + "fatal: ", [&] { return run(o); });
 }

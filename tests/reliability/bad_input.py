@@ -215,10 +215,15 @@ def main():
     if MPIEXEC:
         row("mpiexec -n 2, cluster.nodes=4", ["--config", DENSE, "--set", "cluster.backend=mpi",
                                               "--output-dir", os.path.join(WORK, "mpi-n")] + FAST,
-            "dense.json:/cluster/nodes", "2 ranks", launcher=[MPIEXEC, "-n", "2"])
+            "rank ", "dense.json:/cluster/nodes", "2 ranks", launcher=[MPIEXEC, "-n", "2"])
         row("mpiexec -n 2, backend sim", ["--config", DENSE, "--set", "cluster.nodes=2",
                                           "--output-dir", os.path.join(WORK, "mpi-sim")] + FAST,
-            "dense.json:/cluster/backend", "MPI ranks", launcher=[MPIEXEC, "-n", "2"])
+            "rank ", "dense.json:/cluster/backend", "MPI ranks", launcher=[MPIEXEC, "-n", "2"])
+        # read before MPI starts, by every rank: each line says which rank it is
+        row("mpiexec -n 2, bad config value", ["--config", DENSE, "--set", "cluster.backend=mpi",
+                                               "--set", "cluster.nodes=2", "--set", "train.lr=x",
+                                               "--output-dir", os.path.join(WORK, "mpi-lr")] + FAST,
+            "rank ", ": error: --set train.lr=x:", launcher=[MPIEXEC, "-n", "2"])
 
     failed = 0
     print(f"{'case':40} {'rc':>3}  result / error line")
