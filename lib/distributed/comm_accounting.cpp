@@ -13,21 +13,21 @@ CommAccounting::CommAccounting(Communicator& comm, RingNetworkModel configured)
 
 void CommAccounting::model_allreduce(StepStats& s, double bytes) const {
   const int N = comm_.size();
-  book(s, [&](const RingNetworkModel& m) { return m.allreduce_seconds(bytes, N); });
+  book(s.modeled_comm, [&](const RingNetworkModel& m) { return m.allreduce_seconds(bytes, N); });
 }
 
 void CommAccounting::model_variable_allgather(StepStats& s, double max_bytes_per_node) const {
   const int N = comm_.size();
-  book(s, [&](const RingNetworkModel& m) {
+  book(s.modeled_comm, [&](const RingNetworkModel& m) {
     return m.allgather_seconds(sizeof(uint64_t), N) + m.allgather_seconds(max_bytes_per_node, N);
   });
 }
 
 NetworkSeconds CommAccounting::size_exchange_seconds() const {
-  StepStats s;
+  NetworkSeconds t;
   const int N = comm_.size();
-  book(s, [&](const RingNetworkModel& m) { return m.allgather_seconds(sizeof(uint64_t), N); });
-  return s.modeled_comm;
+  book(t, [&](const RingNetworkModel& m) { return m.allgather_seconds(sizeof(uint64_t), N); });
+  return t;
 }
 
 int64_t CommAccounting::allreduce_token_count(StepStats& s, int64_t local_tokens) {

@@ -58,11 +58,11 @@ class CommAccounting {
   const RingNetworkModel& network() const { return configured_; }
 
  private:
-  // seconds(model) for the configured network and every preset, added to s.modeled_comm.
+  // seconds(model) for the configured network and every preset, added to t.
   template <class F>
-  void book(StepStats& s, F&& seconds) const {
-    s.modeled_comm.configured += seconds(configured_);
-    for (int p = 0; p < kNetworkPresetCount; ++p) s.modeled_comm.preset[p] += seconds(presets_[p]);
+  void book(NetworkSeconds& t, F&& seconds) const {
+    t.configured += seconds(configured_);
+    for (int p = 0; p < kNetworkPresetCount; ++p) t.preset[p] += seconds(presets_[p]);
   }
 
   Communicator& comm_;

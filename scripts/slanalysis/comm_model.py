@@ -13,7 +13,7 @@ sees one model. Rows a newer binary wrote after resuming an old checkpoint carry
 `comm_model` 2 and already include the steps before the resume (the trainer upgrades its
 totals), so a run continued across binaries comes out right row by row."""
 from .config import dotted
-from .network import PRESETS, Network
+from .network import PRESETS, Network, ring_comm_s
 
 CURRENT = 2
 SIZE_BYTES = 8  # one uint64 block size per node
@@ -43,9 +43,9 @@ def configured_network(config):
 
 
 def size_exchange_s(net, nodes):
-    """Modeled seconds of one size exchange (an all-gather of 8 bytes per node) on net."""
-    return (nodes - 1) * (SIZE_BYTES * 8.0 / (net.gbps * net.efficiency * 1e9) +
-                          (net.latency_us + net.overhead_us) * 1e-6)
+    """Modeled seconds of one size exchange (an all-gather of 8 bytes per node) on net: (N-1)
+    ring bytes per 8-byte block and N-1 hops."""
+    return sum(ring_comm_s((nodes - 1) * SIZE_BYTES, nodes - 1, net))
 
 
 def gap_per_step(method, nodes, config):
@@ -64,11 +64,13 @@ def _number(x):
 
 
 def _add(times, gap, factor, configured_key="configured"):
+    """times[k] += factor * gap[k]; the configured network's entry is times[configured_key]
+    (None: not in times)."""
     if not isinstance(times, dict):
         return
     for k, g in gap.items():
         key = configured_key if k == "configured" else k
-        if _number(times.get(key)):
+        if key is not None and _number(times.get(key)):
             times[key] += factor * g
 
 
@@ -119,10 +121,8 @@ def upgrade_run(config, method, nodes, log, valid, summary, note=None):
                 # node 0's record keys the configured network by its name ("custom", or a
                 # preset's, where it equals that preset's entry)
                 name = st.get("network")
-                _add(st.get("modeled_comm_s"), {k: g for k, g in gap.items() if k != "configured"}, 1.0)
-                if isinstance(name, str) and name not in PRESETS and "configured" in gap:
-                    _add(st.get("modeled_comm_s"), {"configured": gap["configured"]}, 1.0,
-                         configured_key=name)
+                custom = isinstance(name, str) and name not in PRESETS
+                _add(st.get("modeled_comm_s"), gap, 1.0, configured_key=name if custom else None)
             changed += 1
         row["comm_model"] = CURRENT
     return changed
