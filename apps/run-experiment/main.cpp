@@ -287,7 +287,7 @@ int run_one(sl::ExperimentConfig& e, const Options& o, bool resume, sl::NodeOutc
 #ifdef SL_HAVE_MPI
     for (const char* v : {"PMI_RANK", "OMPI_COMM_WORLD_RANK", "SLURM_PROCID"}) {
       if (const char* r = std::getenv(v); r && launcher_world_size() > 1) {
-        sl::start_death_watcher("rank " + std::string(r) + " of " + std::to_string(launcher_world_size()));
+        sl::start_death_watcher(std::atoi(r), launcher_world_size());
         break;
       }
     }

@@ -1,6 +1,9 @@
 #include "common/crash_handler.h"
 
+#include "common/first_death_arbiter.h"
+
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -23,9 +26,15 @@ PeerProcess g_peers[kMaxPeers];
 volatile int g_peer_count = 0;
 alignas(16) char g_alt_stack[1 << 16];
 int g_watcher_fd = -1;  // write end of the pipe to the death watcher
+FirstDeathArbiter g_arbiter;
 
+// 'x': a clean exit; 'c': this rank reported its own failure, so no watcher prints a line.
 void tell_watcher(char what) {
   if (g_watcher_fd < 0) return;
+  if (what == 'x')
+    g_arbiter.disarm();
+  else
+    g_arbiter.take_token();
   ssize_t ignored = ::write(g_watcher_fd, &what, 1);
   (void)ignored;
   ::close(g_watcher_fd);
@@ -163,6 +172,49 @@ void on_fatal_signal(int sig) {
   ::_exit(128 + sig);
 }
 
+enum class WatchResult { kQuiet, kClaimedQuietly, kFirstToDie };
+bool g_holds_claim_file = false;  // in the watcher
+
+// Reads what the rank told the watcher: 'x', 'c', or nothing (-1) when it died without a word.
+int read_rank_word(int fd) {
+  char what = 0;
+  ssize_t r;
+  do {
+    r = ::read(fd, &what, 1);
+  } while (r < 0 && errno == EINTR);
+  return r == 1 ? what : -1;
+}
+
+// First come, first served among the watchers woken: right unless the scheduler runs a watcher
+// of a rank the launcher killed before the watcher of the rank that died first.
+WatchResult watch_with_claim_file(const char* claim, int fd) {
+  const int what = read_rank_word(fd);
+  if (what == 'x') return WatchResult::kQuiet;
+  const int cfd = ::open(claim, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (cfd < 0) return WatchResult::kQuiet;  // another rank ended first
+  ::close(cfd);
+  g_holds_claim_file = true;
+  return what == -1 ? WatchResult::kFirstToDie : WatchResult::kClaimedQuietly;
+}
+
+// Keeps the arbiter's claim pending (the kernel completes it in the first dying rank's exit
+// path), looking at the pipe between waits for a clean exit or a failure the rank reported.
+WatchResult watch_with_arbiter(FirstDeathArbiter& arbiter, const char* claim, int fd) {
+  arbiter.join();
+  for (;;) {
+    // Short waits: a watcher that lost holds the launcher's stderr until it notices.
+    const FirstDeathArbiter::Claim c = arbiter.wait_for_first_death(100);
+    if (c == FirstDeathArbiter::Claim::kWon) return WatchResult::kFirstToDie;
+    if (c == FirstDeathArbiter::Claim::kFailed) return watch_with_claim_file(claim, fd);
+    pollfd p{fd, POLLIN, 0};
+    if (::poll(&p, 1, 0) <= 0) continue;
+    if (read_rank_word(fd) != -1) return WatchResult::kQuiet;  // 'x', or 'c' (the rank took T)
+    // The rank died while no claim was pending (between two waits): its exit path raised D_r
+    // but completed nothing, so claim now.
+    return arbiter.claim_now() == FirstDeathArbiter::Claim::kWon ? WatchResult::kFirstToDie : WatchResult::kQuiet;
+  }
+}
+
 }  // namespace
 
 void install_crash_handlers(const char* program) {
@@ -184,22 +236,28 @@ void install_crash_handlers(const char* program) {
 
 void note_failure_reported() { tell_watcher('c'); }
 
-void start_death_watcher(const std::string& rank_label) {
+void start_death_watcher(int rank, int world_size) {
   int fds[2];
   if (::pipe(fds) != 0) return;
   // Everything the child needs is prepared before fork: after it, only async-signal-safe calls
   // (the process may already have BLAS threads).
-  Line claim;
+  const long launcher = static_cast<long>(::getppid());  // one per job on this host
+  FirstDeathArbiter arbiter;
+  arbiter.open_for(launcher, rank, world_size);
+  arbiter.arm();
+  Line claim;  // the fallback where System V semaphores are unavailable
   claim.add("/tmp/sl-first-death-");
-  claim.add(static_cast<long>(::getppid()));  // the launcher's process on this host: one per job
+  claim.add(launcher);
   claim.buf[claim.n] = 0;
   char host[64] = {0};
   ::gethostname(host, sizeof host - 1);
   Line msg;
   msg.add("\n");
   msg.add(g_program);
-  msg.add(": ");
-  msg.add(rank_label.c_str());
+  msg.add(": rank ");
+  msg.add(static_cast<long>(rank));
+  msg.add(" of ");
+  msg.add(static_cast<long>(world_size));
   msg.add(" (pid ");
   msg.add(static_cast<long>(::getpid()));
   msg.add(" on ");
@@ -210,6 +268,7 @@ void start_death_watcher(const std::string& rank_label) {
   if (child < 0) {
     ::close(fds[0]);
     ::close(fds[1]);
+    arbiter.disarm();
     return;
   }
   if (child == 0) {
@@ -220,30 +279,27 @@ void start_death_watcher(const std::string& rank_label) {
     ::prctl(PR_SET_NAME, "sl-watcher", 0, 0, 0);
     ::setpgid(0, 0);  // out of the rank's process group, which the launcher kills
     for (int sig : {SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGUSR2, SIGPIPE}) ::signal(sig, SIG_IGN);
-    char what = 0;
-    ssize_t r;
-    do {
-      r = ::read(fds[0], &what, 1);
-    } while (r < 0 && errno == EINTR);
-    if (r == 1 && what == 'x') ::_exit(0);
-    const int fd = ::open(claim.buf, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    if (fd < 0) ::_exit(0);  // another rank ended first
-    if (r != 1) {
+    const WatchResult seen =
+        arbiter.usable() ? watch_with_arbiter(arbiter, claim.buf, fds[0]) : watch_with_claim_file(claim.buf, fds[0]);
+    if (seen == WatchResult::kFirstToDie) {
       ssize_t ignored = ::write(2, msg.buf, msg.n);
       (void)ignored;
     }
     ::close(1);  // the launcher waits for our copy of its output pipes
     ::close(2);
-    // Keep the claim while the others are being stopped, then clean up.
-    struct timespec ts{2, 0};
-    ::nanosleep(&ts, nullptr);
-    ::close(fd);
-    ::unlink(claim.buf);
+    if (g_holds_claim_file) {
+      // Keep the claim file while the others are being stopped, then clean up.
+      struct timespec ts{2, 0};
+      ::nanosleep(&ts, nullptr);
+      ::unlink(claim.buf);
+    }
+    arbiter.leave();
     ::_exit(0);
   }
   ::close(fds[0]);
   ::fcntl(fds[1], F_SETFD, FD_CLOEXEC);
   g_watcher_fd = fds[1];
+  g_arbiter = arbiter;
   std::atexit(tell_watcher_clean_exit);
 }
 

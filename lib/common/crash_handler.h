@@ -39,8 +39,9 @@ void set_peer_processes(const std::vector<PeerProcess>& peers);
 // first watcher of this job on this host to see its rank end, it prints one line
 //   "<prog>: rank R of N (pid P on HOST) was the first rank here to end without a clean exit
 //    (killed by a signal, crashed or aborted)"
-// `rank_label` is "rank R of N". Does nothing when fork fails.
-void start_death_watcher(const std::string& rank_label);
+// Which rank ended first is decided in the kernel (first_death_arbiter.h), so the line names
+// the right rank however the watchers are scheduled. Does nothing when fork fails.
+void start_death_watcher(int rank, int world_size);
 
 // "rank 3 (pid 4567) is no longer running" for every peer on this host that died, joined by
 // "; ", or "" when none is known to have died.
