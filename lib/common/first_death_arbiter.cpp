@@ -1,6 +1,7 @@
 #include "common/first_death_arbiter.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/ipc.h>
 #include <sys/sem.h>
 #include <time.h>
@@ -17,7 +18,18 @@ namespace {
 
 constexpr unsigned short kToken = 0;
 constexpr unsigned short kWatchers = 1;
-constexpr int kFirstRank = 2;
+constexpr unsigned short kMagic = 2;           // kMagicValue: a set of ours
+constexpr unsigned short kLauncherHigh = 3;    // the launcher's pid, in two 15-bit halves
+constexpr unsigned short kLauncherLow = 4;
+constexpr int kFirstRank = 5;
+constexpr int kMagicValue = 0x534c;  // "SL"
+
+union SemArg {  // semctl's fourth argument, which the caller must declare
+  int val;
+  semid_ds* buf;
+  unsigned short* array;
+  seminfo* info;
+};
 
 int semop_retrying(int id, sembuf* ops, size_t n) {
   int r;
@@ -25,6 +37,31 @@ int semop_retrying(int id, sembuf* ops, size_t n) {
     r = ::semop(id, ops, n);
   } while (r != 0 && errno == EINTR);
   return r;
+}
+
+// The launcher pid a set of ours records, or -1 if the set is not one of ours.
+long recorded_launcher(int id) {
+  if (::semctl(id, kMagic, GETVAL) != kMagicValue) return -1;
+  const int high = ::semctl(id, kLauncherHigh, GETVAL), low = ::semctl(id, kLauncherLow, GETVAL);
+  if (high < 0 || low < 0 || high > 0x7fff) return -1;
+  return (static_cast<long>(high) << 15) | low;
+}
+
+// Removes this user's sets whose launcher is gone: a job whose last watcher was SIGKILLed (an
+// OOM kill of the whole job, scancel after its grace time) could not remove its own.
+void remove_sets_of_dead_launchers() {
+  seminfo info{};
+  SemArg arg;
+  arg.info = &info;
+  const int highest = ::semctl(0, 0, SEM_INFO, arg);
+  for (int i = 0; i <= highest; ++i) {
+    semid_ds ds{};
+    arg.buf = &ds;
+    const int id = ::semctl(i, 0, SEM_STAT, arg);
+    if (id < 0 || ds.sem_perm.uid != ::geteuid() || ds.sem_nsems <= static_cast<unsigned long>(kFirstRank)) continue;
+    const long launcher = recorded_launcher(id);
+    if (launcher > 0 && ::kill(static_cast<pid_t>(launcher), 0) != 0 && errno == ESRCH) ::semctl(id, 0, IPC_RMID);
+  }
 }
 
 }  // namespace
@@ -63,8 +100,22 @@ void FirstDeathArbiter::open_for(long launcher_pid, int rank, int world_size) {
   }
   key_t key = static_cast<key_t>((h ^ (h >> 32)) & 0x7fffffffULL);
   if (key == IPC_PRIVATE) key = 1;
+  remove_sets_of_dead_launchers();
   id_ = ::semget(key, world_size + kFirstRank, IPC_CREAT | 0600);
   index_ = kFirstRank + rank;
+  if (id_ < 0) return;
+  // Every rank writes the same values, so it does not matter which one is first.
+  const int values[3][2] = {{kLauncherHigh, static_cast<int>((launcher_pid >> 15) & 0x7fff)},
+                            {kLauncherLow, static_cast<int>(launcher_pid & 0x7fff)},
+                            {kMagic, kMagicValue}};
+  for (const auto& v : values) {
+    SemArg arg;
+    arg.val = v[1];
+    if (::semctl(id_, v[0], SETVAL, arg) != 0) {
+      id_ = -1;
+      return;
+    }
+  }
 }
 
 void FirstDeathArbiter::arm() {

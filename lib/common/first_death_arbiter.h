@@ -15,10 +15,12 @@ namespace sl {
 // operation it makes possible. So the first rank to die takes T before any other rank can be
 // killed, whether or not its watcher has been scheduled yet.
 //
-// The set: T (0 free, 1 taken), W (watchers attached, for clean-up), then D_0 .. D_{N-1}.
-// Every semaphore starts at 0 and 0 is a valid initial state, so no rank has to initialise
-// it (System V's create-then-initialise race does not arise). Its key is derived from the
-// launcher's pid and start time on this host (one launcher process per job and host).
+// The set: T (0 free, 1 taken), W (watchers attached, for clean-up), a magic value and the
+// launcher's pid (so a later job can remove a set whose launcher is gone: one a SIGKILLed
+// watcher could not), then D_0 .. D_{N-1}. T, W and D_r start at 0 and 0 is a valid initial
+// state, so no rank has to initialise them (System V's create-then-initialise race does not
+// arise); the other three every rank writes alike. Its key is derived from the launcher's pid
+// and start time on this host (one launcher process per job and host).
 //
 // All member functions but open_for() are async-signal-safe (plain system calls): take_token()
 // runs in crash handlers, and the watcher runs in a child forked from a process that may have
@@ -32,7 +34,8 @@ class FirstDeathArbiter {
   enum class Claim { kWon, kNotYet, kFailed };
 
   // In the rank, before fork. Leaves usable() false where semaphores are unavailable (then
-  // the caller falls back to a first-come claim file).
+  // the caller falls back to a first-come claim file). Removes this user's sets whose
+  // launcher no longer runs first.
   void open_for(long launcher_pid, int rank, int world_size);
   bool usable() const { return id_ >= 0; }
 

@@ -10,6 +10,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <fstream>
 #include <future>
 #include <iterator>
@@ -62,7 +63,7 @@ void end_rank(pid_t pid, bool kill_it) {
 }
 
 // The number of claims waiting on D_rank (GETNCNT: waiters for an increase).
-int waiting_claims(int set, int rank) { return ::semctl(set, 2 + rank, GETNCNT); }
+int waiting_claims(int set, int rank) { return ::semctl(set, 5 + rank, GETNCNT); }
 
 TEST(FirstDeathArbiter, TheFirstRankToDieTakesTheTokenInItsExitPath) {
   const long launcher = ::getpid();  // every process below derives the same key from it
@@ -100,7 +101,7 @@ TEST(FirstDeathArbiter, TheFirstRankToDieTakesTheTokenInItsExitPath) {
 }
 
 TEST(FirstDeathArbiter, ADeathWithNoClaimPendingIsClaimedAfterwards) {
-  const long launcher = ::getpid() + 1000000L;  // another "job" than the test above
+  const long launcher = ::getpid();  // a live launcher: another test's start removes sets of dead ones
   const pid_t r0 = start_rank(launcher, 0, RankEnd::kKilled);
   ASSERT_GT(r0, 0);
   FirstDeathArbiter w0;
@@ -113,7 +114,7 @@ TEST(FirstDeathArbiter, ADeathWithNoClaimPendingIsClaimedAfterwards) {
 }
 
 TEST(FirstDeathArbiter, ACleanExitOrAReportedFailureLeavesNothingToClaim) {
-  const long launcher = ::getpid() + 2000000L;
+  const long launcher = ::getpid();
   const pid_t clean = start_rank(launcher, 0, RankEnd::kCleanExit);
   ASSERT_GT(clean, 0);
   end_rank(clean, false);
@@ -131,6 +132,32 @@ TEST(FirstDeathArbiter, ACleanExitOrAReportedFailureLeavesNothingToClaim) {
   EXPECT_EQ(w1.claim_now(), FirstDeathArbiter::Claim::kNotYet);
   w0.leave();
   w1.leave();
+}
+
+TEST(FirstDeathArbiter, ASetWhoseLauncherIsGoneIsRemovedByTheNextJob) {
+  // A job whose every process was SIGKILLed (its watchers too) leaves its set behind.
+  const pid_t gone = ::fork();
+  if (gone == 0) ::_exit(0);
+  end_rank(gone, false);  // reaped: its pid names no process now
+  FirstDeathArbiter left_behind;
+  left_behind.open_for(gone, 0, kWorld);
+  ASSERT_TRUE(left_behind.usable());
+  left_behind.join();  // and never leave()
+  const int stale = left_behind.set_id();
+  FirstDeathArbiter next;
+  next.open_for(::getpid(), 0, kWorld);
+  ASSERT_TRUE(next.usable());
+  EXPECT_NE(next.set_id(), stale);
+  errno = 0;
+  EXPECT_EQ(::semctl(stale, 0, GETVAL), -1) << "the set of a launcher that is gone is still there";
+  EXPECT_TRUE(errno == EINVAL || errno == EIDRM) << std::strerror(errno);
+  // A live launcher's set is kept.
+  FirstDeathArbiter again;
+  again.open_for(::getpid(), 1, kWorld);
+  EXPECT_EQ(again.set_id(), next.set_id());
+  EXPECT_EQ(::semctl(next.set_id(), 0, GETVAL), 0);
+  next.join();
+  next.leave();
 }
 
 // Read independently: the 20th field after the ")" closing the command name.
