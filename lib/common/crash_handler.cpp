@@ -26,7 +26,10 @@ PeerProcess g_peers[kMaxPeers];
 volatile int g_peer_count = 0;
 alignas(16) char g_alt_stack[1 << 16];
 int g_watcher_fd = -1;  // write end of the pipe to the death watcher
+pid_t g_watcher_pid = -1;
+bool g_watcher_started = false;
 FirstDeathArbiter g_arbiter;
+constexpr int kWakeSignal = SIGUSR2;  // wakes the watcher from its wait (the rank's death sends it too)
 
 // 'x': a clean exit; 'c': this rank reported its own failure, so no watcher prints a line.
 void tell_watcher(char what) {
@@ -39,6 +42,7 @@ void tell_watcher(char what) {
   (void)ignored;
   ::close(g_watcher_fd);
   g_watcher_fd = -1;
+  if (g_watcher_pid > 0) ::kill(g_watcher_pid, kWakeSignal);
 }
 
 void tell_watcher_clean_exit() { tell_watcher('x'); }
@@ -185,35 +189,47 @@ int read_rank_word(int fd) {
   return r == 1 ? what : -1;
 }
 
+// The job's claim file on this host; false if another watcher holds it.
+bool take_claim_file(const char* claim) {
+  const int cfd = ::open(claim, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (cfd < 0) return false;
+  ::close(cfd);
+  g_holds_claim_file = true;
+  return true;
+}
+
 // First come, first served among the watchers woken: right unless the scheduler runs a watcher
 // of a rank the launcher killed before the watcher of the rank that died first.
 WatchResult watch_with_claim_file(const char* claim, int fd) {
   const int what = read_rank_word(fd);
   if (what == 'x') return WatchResult::kQuiet;
-  const int cfd = ::open(claim, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-  if (cfd < 0) return WatchResult::kQuiet;  // another rank ended first
-  ::close(cfd);
-  g_holds_claim_file = true;
+  if (!take_claim_file(claim)) return WatchResult::kQuiet;  // another rank ended first
   return what == -1 ? WatchResult::kFirstToDie : WatchResult::kClaimedQuietly;
 }
 
 // Keeps the arbiter's claim pending (the kernel completes it in the first dying rank's exit
-// path), looking at the pipe between waits for a clean exit or a failure the rank reported.
+// path) until a signal wakes the watcher: the rank's word ('x' or 'c', then kWakeSignal) or its
+// death (PR_SET_PDEATHSIG, sent after the kernel has decided the claim). The timeout is only a
+// safety net: the claim is not pending between two waits, so they must be rare.
+// The winner takes the claim file too, so a watcher that fell back to it cannot print as well.
 WatchResult watch_with_arbiter(FirstDeathArbiter& arbiter, const char* claim, int fd) {
   arbiter.join();
   for (;;) {
-    // Short waits: a watcher that lost holds the launcher's stderr until it notices.
-    const FirstDeathArbiter::Claim c = arbiter.wait_for_first_death(100);
-    if (c == FirstDeathArbiter::Claim::kWon) return WatchResult::kFirstToDie;
-    if (c == FirstDeathArbiter::Claim::kFailed) return watch_with_claim_file(claim, fd);
     pollfd p{fd, POLLIN, 0};
-    if (::poll(&p, 1, 0) <= 0) continue;
-    if (read_rank_word(fd) != -1) return WatchResult::kQuiet;  // 'x', or 'c' (the rank took T)
-    // The rank died while no claim was pending (between two waits): its exit path raised D_r
-    // but completed nothing, so claim now.
-    return arbiter.claim_now() == FirstDeathArbiter::Claim::kWon ? WatchResult::kFirstToDie : WatchResult::kQuiet;
+    if (::poll(&p, 1, 0) > 0) {
+      if (read_rank_word(fd) != -1) return WatchResult::kQuiet;  // 'x', or 'c' (the rank took T)
+      // The rank is gone. If no claim was pending when it died (before the first wait, or
+      // between two), its exit path raised D_r but completed nothing: claim now.
+      if (arbiter.claim_now() != FirstDeathArbiter::Claim::kWon) return WatchResult::kQuiet;
+      return take_claim_file(claim) ? WatchResult::kFirstToDie : WatchResult::kQuiet;
+    }
+    const FirstDeathArbiter::Claim c = arbiter.wait_for_first_death(10000);
+    if (c == FirstDeathArbiter::Claim::kWon) return take_claim_file(claim) ? WatchResult::kFirstToDie : WatchResult::kQuiet;
+    if (c == FirstDeathArbiter::Claim::kFailed) return watch_with_claim_file(claim, fd);
   }
 }
+
+void on_wake_signal(int) {}  // only to interrupt the watcher's wait
 
 }  // namespace
 
@@ -237,8 +253,10 @@ void install_crash_handlers(const char* program) {
 void note_failure_reported() { tell_watcher('c'); }
 
 void start_death_watcher(int rank, int world_size) {
+  if (g_watcher_started) return;  // one per process (a suite runs several experiments)
   int fds[2];
   if (::pipe(fds) != 0) return;
+  g_watcher_started = true;
   // Everything the child needs is prepared before fork: after it, only async-signal-safe calls
   // (the process may already have BLAS threads).
   const long launcher = static_cast<long>(::getppid());  // one per job on this host
@@ -278,7 +296,12 @@ void start_death_watcher(int rank, int world_size) {
     ::close(0);
     ::prctl(PR_SET_NAME, "sl-watcher", 0, 0, 0);
     ::setpgid(0, 0);  // out of the rank's process group, which the launcher kills
-    for (int sig : {SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGUSR2, SIGPIPE}) ::signal(sig, SIG_IGN);
+    for (int sig : {SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGPIPE}) ::signal(sig, SIG_IGN);
+    struct sigaction wake {};
+    wake.sa_handler = on_wake_signal;  // no SA_RESTART: the wait returns EINTR
+    sigemptyset(&wake.sa_mask);
+    ::sigaction(kWakeSignal, &wake, nullptr);
+    ::prctl(PR_SET_PDEATHSIG, kWakeSignal, 0, 0, 0);  // (if the rank died before this, the pipe says so)
     const WatchResult seen =
         arbiter.usable() ? watch_with_arbiter(arbiter, claim.buf, fds[0]) : watch_with_claim_file(claim.buf, fds[0]);
     if (seen == WatchResult::kFirstToDie) {
@@ -298,8 +321,9 @@ void start_death_watcher(int rank, int world_size) {
   }
   ::close(fds[0]);
   ::fcntl(fds[1], F_SETFD, FD_CLOEXEC);
+  g_arbiter = arbiter;  // before the fd: tell_watcher() may run in a signal handler from here on
+  g_watcher_pid = child;
   g_watcher_fd = fds[1];
-  g_arbiter = arbiter;
   std::atexit(tell_watcher_clean_exit);
 }
 

@@ -59,8 +59,12 @@ void remove_sets_of_dead_launchers() {
     arg.buf = &ds;
     const int id = ::semctl(i, 0, SEM_STAT, arg);
     if (id < 0 || ds.sem_perm.uid != ::geteuid() || ds.sem_nsems <= static_cast<unsigned long>(kFirstRank)) continue;
+    // No watcher attached (W has undo, so a killed one counts out) and the launcher gone: both,
+    // since a launcher in another pid namespace sharing this IPC namespace looks gone.
     const long launcher = recorded_launcher(id);
-    if (launcher > 0 && ::kill(static_cast<pid_t>(launcher), 0) != 0 && errno == ESRCH) ::semctl(id, 0, IPC_RMID);
+    if (launcher > 0 && ::semctl(id, kWatchers, GETVAL) == 0 && ::kill(static_cast<pid_t>(launcher), 0) != 0 &&
+        errno == ESRCH)
+      ::semctl(id, 0, IPC_RMID);
   }
 }
 

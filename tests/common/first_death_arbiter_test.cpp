@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/sem.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -33,6 +34,7 @@ pid_t start_rank(long launcher, int rank, RankEnd end) {
   if (::pipe(ready) != 0) return -1;
   const pid_t pid = ::fork();
   if (pid == 0) {
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);  // never outlive a failed test
     FirstDeathArbiter a;
     a.open_for(launcher, rank, kWorld);
     a.arm();
@@ -78,9 +80,9 @@ TEST(FirstDeathArbiter, TheFirstRankToDieTakesTheTokenInItsExitPath) {
   ASSERT_EQ(w0.set_id(), w1.set_id()) << "the watchers and the ranks must find one set";
   w0.join();
   w1.join();
-  auto watch = [](FirstDeathArbiter* w) {
-    for (int i = 0; i < 100; ++i)
-      if (w->wait_for_first_death(100) == FirstDeathArbiter::Claim::kWon) return true;
+  auto watch = [](FirstDeathArbiter* w) {  // long waits: the claim must stay pending
+    for (int i = 0; i < 3; ++i)
+      if (w->wait_for_first_death(10000) == FirstDeathArbiter::Claim::kWon) return true;
     return false;
   };
   // Rank 1's claim is pending; rank 0's watcher only looks later (as if not yet scheduled).
@@ -136,14 +138,11 @@ TEST(FirstDeathArbiter, ACleanExitOrAReportedFailureLeavesNothingToClaim) {
 
 TEST(FirstDeathArbiter, ASetWhoseLauncherIsGoneIsRemovedByTheNextJob) {
   // A job whose every process was SIGKILLed (its watchers too) leaves its set behind.
-  const pid_t gone = ::fork();
-  if (gone == 0) ::_exit(0);
-  end_rank(gone, false);  // reaped: its pid names no process now
+  const long gone = 0x3fffffffL;  // above any pid_max (2^22), so no process has it
   FirstDeathArbiter left_behind;
   left_behind.open_for(gone, 0, kWorld);
   ASSERT_TRUE(left_behind.usable());
-  left_behind.join();  // and never leave()
-  const int stale = left_behind.set_id();
+  const int stale = left_behind.set_id();  // no watcher attached: its last one was killed
   FirstDeathArbiter next;
   next.open_for(::getpid(), 0, kWorld);
   ASSERT_TRUE(next.usable());
@@ -151,11 +150,16 @@ TEST(FirstDeathArbiter, ASetWhoseLauncherIsGoneIsRemovedByTheNextJob) {
   errno = 0;
   EXPECT_EQ(::semctl(stale, 0, GETVAL), -1) << "the set of a launcher that is gone is still there";
   EXPECT_TRUE(errno == EINVAL || errno == EIDRM) << std::strerror(errno);
-  // A live launcher's set is kept.
+  // A live launcher's set is kept, and so is any set a watcher is still attached to.
+  FirstDeathArbiter watched;
+  watched.open_for(gone - 1, 0, kWorld);
+  watched.join();
   FirstDeathArbiter again;
   again.open_for(::getpid(), 1, kWorld);
   EXPECT_EQ(again.set_id(), next.set_id());
   EXPECT_EQ(::semctl(next.set_id(), 0, GETVAL), 0);
+  EXPECT_EQ(::semctl(watched.set_id(), 0, GETVAL), 0) << "a set with a watcher attached was removed";
+  watched.leave();
   next.join();
   next.leave();
 }

@@ -35,6 +35,8 @@ grep -Eq "rank $bad( of $n)? \(pid $victim( on [^)]*)?\) (is no longer running|w
   "$work/err" || fail "no line naming rank $bad (pid $victim)"
 grep -q "was the first rank here to end" "$work/err" && [ "$(grep -c "was the first rank here to end" "$work/err")" != 1 ] &&
   fail "more than one rank claims to have ended first"
+other=$(grep "was the first rank here to end" "$work/err" | grep -Ev "rank $bad of $n \(pid $victim ")
+[ -z "$other" ] || fail "a line names another rank as the first to end: $other"
 left=$(rank_pids $pid)
 [ -z "$left" ] || fail "ranks still running: $left"
 echo "ok: the death of rank $bad was reported by name"
