@@ -1,6 +1,7 @@
 #include "common/crash_handler.h"
 
 #include "common/first_death_arbiter.h"
+#include "common/proc_stat.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -72,31 +73,13 @@ struct Line {
 bool pid_gone(long pid) {
   if (pid <= 0) return false;
   if (::kill(static_cast<pid_t>(pid), 0) != 0) return errno == ESRCH;
-  Line path;
-  path.add("/proc/");
-  path.add(pid);
-  path.add("/stat");
-  path.buf[path.n] = 0;
-  const int fd = ::open(path.buf, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
-  char st[512];
-  const ssize_t r = ::read(fd, st, sizeof st - 1);
-  ::close(fd);
-  if (r <= 0) return false;
-  st[r] = 0;
-  const char* p = std::strrchr(st, ')');  // "pid (comm) S ppid pgrp session tty tpgid flags ..."
-  if (!p || p[1] != ' ') return false;
-  if (p[2] == 'Z' || p[2] == 'X') return true;
+  const ProcStat st(pid);
+  if (!st.ok()) return false;
+  if (st.state() == 'Z' || st.state() == 'X') return true;
   // A process killed a moment ago is still "running" while the kernel tears it down; its
   // memory is already gone (that is what makes UCX abort us), and PF_EXITING says so.
-  const char* f = p + 2;
-  for (int field = 0; field < 6 && *f; ++field) {
-    while (*f && *f != ' ') ++f;
-    while (*f == ' ') ++f;
-  }
-  unsigned long flags = 0;
-  for (; *f >= '0' && *f <= '9'; ++f) flags = flags * 10 + static_cast<unsigned long>(*f - '0');
-  constexpr unsigned long kPfExiting = 0x4;
+  const unsigned long long flags = st.number(9);
+  constexpr unsigned long long kPfExiting = 0x4;
   return (flags & kPfExiting) != 0;
 }
 

@@ -1,6 +1,7 @@
 #include "common/first_death_arbiter.h"
 
-#include <fcntl.h>
+#include "common/proc_stat.h"
+
 #include <signal.h>
 #include <sys/ipc.h>
 #include <sys/sem.h>
@@ -8,8 +9,6 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdio>
-#include <cstring>
 #include <initializer_list>
 
 namespace sl {
@@ -70,28 +69,7 @@ void remove_sets_of_dead_launchers() {
 
 }  // namespace
 
-unsigned long long process_start_ticks(long pid) {
-  char path[64];
-  std::snprintf(path, sizeof path, "/proc/%ld/stat", pid);
-  const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return 0;
-  char st[1024];
-  const ssize_t r = ::read(fd, st, sizeof st - 1);
-  ::close(fd);
-  if (r <= 0) return 0;
-  st[r] = 0;
-  const char* p = std::strrchr(st, ')');  // comm may hold spaces and parentheses
-  if (!p) return 0;
-  ++p;
-  for (int field = 3; field < 22 && *p; ++field) {  // skip fields 3 ("state") to 21
-    while (*p == ' ') ++p;
-    while (*p && *p != ' ') ++p;
-  }
-  unsigned long long v = 0;
-  while (*p == ' ') ++p;
-  for (; *p >= '0' && *p <= '9'; ++p) v = v * 10 + static_cast<unsigned long long>(*p - '0');
-  return v;
-}
+unsigned long long process_start_ticks(long pid) { return ProcStat(pid).number(22); }
 
 void FirstDeathArbiter::open_for(long launcher_pid, int rank, int world_size) {
   id_ = -1;

@@ -2,6 +2,10 @@
 
 namespace sl {
 
+// Field 22 of /proc/PID/stat: when the process started, in clock ticks since boot (0 if it
+// cannot be read). With the pid, it names one process (pids are reused).
+unsigned long long process_start_ticks(long pid);
+
 // Which rank of an MPI job on this host ended first, decided by the kernel at the moment of
 // death rather than by whichever watcher process the scheduler runs first.
 //
@@ -25,10 +29,6 @@ namespace sl {
 // All member functions but open_for() are async-signal-safe (plain system calls): take_token()
 // runs in crash handlers, and the watcher runs in a child forked from a process that may have
 // threads.
-// Field 22 of /proc/PID/stat: when the process started, in clock ticks since boot (0 if it
-// cannot be read). With the pid, it names one process (pids are reused).
-unsigned long long process_start_ticks(long pid);
-
 class FirstDeathArbiter {
  public:
   enum class Claim { kWon, kNotYet, kFailed };
