@@ -41,6 +41,10 @@ Usage: scripts/repro_v3.py MODEL [MODEL ...] [--bin RUN_EXPERIMENT] [--plan] [--
              suite is done, this driver works on the Transformer's beside its own driver)
   --plan     print the decisions so far and the next experiments; run and write nothing
   --until    stop after this phase: lr | budget | lr-at-S | main | scaling (default: scaling)
+  --kernels  suite (default): new runs use the BLAS kernels most of the suite's finished runs
+             used (OPENBLAS_CORETYPE, where this CPU runs them), so a suite continued on another
+             machine stays bit-identical to one run on the first (scripts/repro_v3_kernels.py);
+             machine: the kernels OpenBLAS picks here
   --launcher slurm: each decided experiment becomes a Slurm job (scripts/repro_v3_slurm.py);
              the driver submits what the rules allow at once and looks again every
              SL_REPRO_V3_BUSY_WAIT_S seconds (120)"""
@@ -62,6 +66,7 @@ sys.path.insert(0, HERE)
 from slanalysis import v3_rules as rules  # noqa: E402
 from slanalysis.logfiles import read_json, read_jsonl  # noqa: E402
 from slanalysis.variants import summary_finished  # noqa: E402
+import repro_v3_kernels as kernels  # noqa: E402
 import repro_v3_slurm as slurm  # noqa: E402
 
 CONFIG_DIR = os.path.join(REPO, "configs", "repro-v3")  # --config-dir (tests use a copy)
@@ -582,6 +587,10 @@ def main():
     ap.add_argument("--slurm-set", action="append", default=[], metavar="KEY=VALUE",
                     help="with --launcher slurm: a setting added to every job (e.g. "
                          "device=cuda on a GPU cluster); repeatable")
+    ap.add_argument("--kernels", choices=("suite", "machine"), default="suite",
+                    help="suite: run new experiments on the BLAS kernels the suite's finished "
+                         "runs used (OPENBLAS_CORETYPE, where this CPU runs them), so results "
+                         "stay bit-identical across machines; machine: those OpenBLAS picks here")
     ap.add_argument("--results", default=RESULTS, metavar="DIR",
                     help="results tree (default results/repro-v3); e.g. a separate tree for "
                          "GPU runs, whose numbers differ from the CPU runs'")
@@ -608,6 +617,8 @@ def main():
 
 def drive(model, a):
     """Runs (or with --plan, shows) one model's suite to the end of phase a.until."""
+    if a.kernels == "suite":
+        pin_kernels(model)
     if a.launcher == "slurm" and not a.plan:
         return drive_slurm(model, a)
     if not a.plan:
@@ -664,6 +675,25 @@ def drive(model, a):
             print(f"repro_v3: run-experiment exited {rc}; unfinished: {e['name']}",
                   file=sys.stderr)
             return rc
+
+USER_CORETYPE = os.environ.get("OPENBLAS_CORETYPE")
+
+
+def pin_kernels(model):
+    """OPENBLAS_CORETYPE for this model's new runs (run-experiment and Slurm jobs inherit it)."""
+    user = dict(os.environ)
+    if USER_CORETYPE is None:
+        user.pop("OPENBLAS_CORETYPE", None)  # a pin of the previous model is not the user's
+    else:
+        user["OPENBLAS_CORETYPE"] = USER_CORETYPE
+    updates, message = kernels.choose(kernels.suite_kernels(os.path.join(RESULTS, model)), user,
+                                      kernels.cpu_flags())
+    if USER_CORETYPE is None:
+        os.environ.pop("OPENBLAS_CORETYPE", None)
+    os.environ.update(updates)
+    if message:
+        print(f"repro_v3: {model}: {message}", flush=True)
+
 
 def drive_slurm(model, a):
     """drive() with Slurm: every decided experiment that is neither finished nor in the queue

@@ -12,6 +12,7 @@
 #include "tensor/profile_table.h"
 #include "train/best_model.h"
 #include "train/fault_injection.h"
+#include "train/kernel_record.h"
 #include "train/node_checkpoint.h"
 #include "train/optimizer.h"
 #include "train/parameter_views.h"
@@ -38,6 +39,7 @@ class NodeRun {
 
  private:
   void resume();
+  void note_kernels();
   void validate();
   void checkpoint();
   NodeOutcome interrupted(const RunLifecycle& lifecycle);
@@ -117,6 +119,7 @@ NodeRun::NodeRun(const TrainingJob& job, Communicator& comm)
 
 NodeOutcome NodeRun::run() {
   if (job_.resume) resume();
+  note_kernels();
   wall_start_ = wall_seconds() - totals_.wall_s;
   logger_->start(outcome_.last_checkpoint.empty() ? -1 : totals_.step);
   RunLifecycle lifecycle(job_.train, job_.valid, job_.stop_requested, rank_, wall_start_);
@@ -193,6 +196,19 @@ void NodeRun::resume() {
                      "(without the size exchange of the sparse all-gathers): upgraded to " +
                      std::to_string(kCommModelVersion) + " for steps 1.." +
                      std::to_string(totals_.step));
+}
+
+// A fresh run opens the first kernel segment; a resume onto other kernels opens another and
+// says so (rank 0 keeps the totals, so it alone decides).
+void NodeRun::note_kernels() {
+  if (rank_ != 0) return;
+  nlohmann::json now = kernel_segment(totals_.step);
+  if (!totals_.kernels.empty()) {
+    const std::string change = kernel_change(totals_.kernels, now);
+    if (change.empty()) return;
+    logger_->message("[" + job_.name + "] warning: " + change);
+  }
+  totals_.kernels.push_back(std::move(now));
 }
 
 void NodeRun::validate() {

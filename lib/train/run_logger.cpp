@@ -11,27 +11,10 @@
 #include "eval/metrics/bleu.h"
 #include "eval/metrics/chrf.h"
 #include "tensor/cpu/blas_library.h"
+#include "train/kernel_record.h"
 
 namespace sl {
 
-namespace {
-
-// What ran the CPU products (summary.json "blas"): library, version, kernels, CPU.
-nlohmann::json blas_json() {
-  try {
-    const blas::Info& i = blas::info();
-    nlohmann::json j = {{"library", i.library},   {"version", i.version}, {"core", i.core},
-                        {"core_isa", i.core_isa}, {"cpu_isa", i.cpu_isa}, {"cpu", i.cpu_model},
-                        {"path", i.path}};
-    if (!i.corrected_from.empty()) j["corrected_from"] = i.corrected_from;
-    if (!i.warning.empty()) j["warning"] = i.warning;
-    return j;
-  } catch (const std::exception& x) {
-    return {{"error", x.what()}};
-  }
-}
-
-}  // namespace
 
 RunLogger::RunLogger(const TrainingJob& job, int rank, int nodes, size_t parameters)
     : job_(job),
@@ -159,7 +142,8 @@ void RunLogger::summary(const std::string& status, const std::string& reason,
       {"bytes_per_step", totals.step ? totals.bytes_sent / totals.step : 0.0},
       {"train_pairs", job_.data ? static_cast<int64_t>(job_.data->train.size()) : 0},
       {"dropped_pairs", job_.data ? job_.data->dropped_pairs : 0},
-      {"blas", blas_json()}};
+      {"blas", blas_record()},
+      {"kernels", totals.kernels}};
   if (!reason.empty()) s["reason"] = reason;
   for (auto it = extra.begin(); it != extra.end(); ++it) s[it.key()] = it.value();
   dir_->write_json("summary.json", s);

@@ -11,7 +11,8 @@ nlohmann::json RunTotals::to_json() const {
           {"best_bleu", best_bleu},
           {"best_step", best_step},
           {"bytes_sent", bytes_sent},
-          {"comm_model", comm_model}};
+          {"comm_model", comm_model},
+          {"kernels", kernels}};
 }
 
 RunTotals RunTotals::from_json(const nlohmann::json& j) {
@@ -25,6 +26,7 @@ RunTotals RunTotals::from_json(const nlohmann::json& j) {
   t.best_step = j.at("best_step");
   t.bytes_sent = j.value("bytes_sent", 0.0);
   t.comm_model = j.value("comm_model", 1);
+  t.kernels = j.value("kernels", nlohmann::json::array());
   return t;
 }
 

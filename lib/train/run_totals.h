@@ -21,6 +21,10 @@ struct RunTotals {
   // The communication model of `modeled` (comm_accounting.h); a checkpoint without the key
   // is version 1.
   int comm_model = kCommModelVersion;
+  // The kernels each part of the run ran on (kernel_record.h): a fresh run starts one segment,
+  // a resume onto other kernels adds one. A checkpoint without the key (older than the record)
+  // starts the list at its step.
+  nlohmann::json kernels = nlohmann::json::array();
 
   // A completed step: its tokens (all nodes), mean bytes sent per node, modeled step time.
   void add_step(int64_t step_tokens, double mean_bytes_sent, const NetworkSeconds& step_time) {

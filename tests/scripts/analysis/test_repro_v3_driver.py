@@ -77,6 +77,8 @@ for e in suite["experiments"]:
     json.dump(s, open(os.path.join(d, "summary.json"), "w"))
     with open(os.path.join(root, "calls.log"), "a") as f:
         f.write(e["name"] + " " + " ".join(e["set"]) + "\n")
+    with open(os.path.join(root, "coretype.log"), "a") as f:
+        f.write(e["name"] + " " + os.environ.get("OPENBLAS_CORETYPE", "-") + "\n")
 '''
 
 

@@ -1,0 +1,60 @@
+#include "train/kernel_record.h"
+
+#include "tensor/cpu/blas_library.h"
+
+namespace sl {
+
+nlohmann::json blas_record() {
+  try {
+    const blas::Info& i = blas::info();
+    nlohmann::json j = {{"library", i.library},   {"version", i.version}, {"core", i.core},
+                        {"core_isa", i.core_isa}, {"cpu_isa", i.cpu_isa}, {"cpu", i.cpu_model},
+                        {"path", i.path}};
+    if (!i.corrected_from.empty()) j["corrected_from"] = i.corrected_from;
+    if (!i.warning.empty()) j["warning"] = i.warning;
+    return j;
+  } catch (const std::exception& x) {
+    return {{"error", x.what()}};
+  }
+}
+
+nlohmann::json kernel_segment(int64_t from_step) {
+  nlohmann::json s = {{"from_step", from_step}};
+  try {
+    const blas::Info& i = blas::info();
+    s["blas"] = i.library + (i.version.empty() ? "" : " " + i.version) + " core " +
+                (i.core.empty() ? "unknown" : i.core);
+    s["library"] = i.library;
+    s["core"] = i.core;
+    s["core_isa"] = i.core_isa;
+  } catch (const std::exception& x) {
+    s["blas"] = std::string("unavailable (") + x.what() + ")";
+  }
+  return s;
+}
+
+namespace {
+bool openblas(const nlohmann::json& s) {
+  const std::string lib = s.value("library", "");
+  return lib == "OpenBLAS" || lib == "scipy-openblas";
+}
+}  // namespace
+
+std::string kernel_change(const nlohmann::json& segments, const nlohmann::json& now) {
+  if (!segments.is_array() || segments.empty()) return "";
+  const nlohmann::json& last = segments.back();
+  if (last.value("blas", "") == now.value("blas", "")) return "";
+  std::string s = "steps " + std::to_string(last.value("from_step", int64_t{0}) + 1) + ".." +
+                  std::to_string(now.value("from_step", int64_t{0})) + " ran on " +
+                  last.value("blas", "?") + ", this process runs " + now.value("blas", "?") +
+                  ": the run goes on, but its low-order bits may now differ from an "
+                  "uninterrupted run's";
+  const std::string core = last.value("core", "");
+  if (openblas(last) && openblas(now) && last.value("library", "") == now.value("library", "") &&
+      !core.empty())
+    s += " (OPENBLAS_CORETYPE=" + core + " selects the earlier kernels on a CPU with " +
+         last.value("core_isa", "their ISA") + ")";
+  return s;
+}
+
+}  // namespace sl

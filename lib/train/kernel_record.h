@@ -1,0 +1,27 @@
+#pragma once
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace sl {
+
+// Which kernels computed a run's products. Results are bit-identical across machines only
+// with the same BLAS library, version and kernels ("core"): another CPU model can make
+// OpenBLAS choose other kernels (a Zen 4 EPYC picks Cooperlake where a Xeon picks SkylakeX),
+// and a run resumed there goes on correctly but its low-order bits leave those of an
+// uninterrupted run. So each checkpoint carries the segments so far (run.json "kernels"),
+// a resume onto other kernels says so, and summary.json lists which steps ran on what.
+
+// summary.json "blas": library, version, core, ISAs, CPU, file.
+nlohmann::json blas_record();
+
+// One segment, from step `from_step` (0-based count of steps done when it began):
+// {"from_step", "blas": "OpenBLAS 0.3.21 core SkylakeX", "library", "core", "core_isa"}.
+nlohmann::json kernel_segment(int64_t from_step);
+
+// "" when `now` runs the kernels of the last segment of `segments` (or there is none);
+// otherwise one sentence for the warning, with the OPENBLAS_CORETYPE that restores the
+// earlier kernels when both are OpenBLAS.
+std::string kernel_change(const nlohmann::json& segments, const nlohmann::json& now);
+
+}  // namespace sl

@@ -1,0 +1,52 @@
+#include "train/kernel_record.h"
+
+#include <gtest/gtest.h>
+
+#include "train/run_totals.h"
+
+namespace sl {
+namespace {
+
+nlohmann::json segment(int64_t from, const std::string& lib, const std::string& core,
+                       const std::string& isa) {
+  return {{"from_step", from}, {"blas", lib + " 0.3.21 core " + core},
+          {"library", lib},    {"core", core},
+          {"core_isa", isa}};
+}
+
+TEST(KernelChange, SameKernelsOrNoHistorySayNothing) {
+  const nlohmann::json skx = segment(0, "OpenBLAS", "SkylakeX", "avx512");
+  EXPECT_EQ(kernel_change(nlohmann::json::array(), segment(40, "OpenBLAS", "Zen", "avx2")), "");
+  EXPECT_EQ(kernel_change(nlohmann::json::array({skx}), segment(40, "OpenBLAS", "SkylakeX", "avx512")), "");
+}
+
+TEST(KernelChange, OtherOpenBlasCoreNamesStepsAndTheCoreType) {
+  const nlohmann::json history = nlohmann::json::array(
+      {segment(0, "OpenBLAS", "Haswell", "avx2"), segment(100, "OpenBLAS", "SkylakeX", "avx512")});
+  EXPECT_EQ(kernel_change(history, segment(250, "OpenBLAS", "Cooperlake", "avx512")),
+            "steps 101..250 ran on OpenBLAS 0.3.21 core SkylakeX, this process runs OpenBLAS "
+            "0.3.21 core Cooperlake: the run goes on, but its low-order bits may now differ from "
+            "an uninterrupted run's (OPENBLAS_CORETYPE=SkylakeX selects the earlier kernels on a "
+            "CPU with avx512)");
+}
+
+TEST(KernelChange, AnotherLibraryGetsNoCoreTypeHint) {
+  const std::string s = kernel_change(nlohmann::json::array({segment(0, "OpenBLAS", "Zen", "avx2")}),
+                                      segment(7, "BLIS", "zen3", "avx2"));
+  EXPECT_NE(s.find("steps 1..7 ran on OpenBLAS 0.3.21 core Zen, this process runs BLIS"), std::string::npos) << s;
+  EXPECT_EQ(s.find("OPENBLAS_CORETYPE"), std::string::npos) << s;
+}
+
+TEST(RunTotalsKernels, KeptByTheCheckpointAndEmptyForAnOlderOne) {
+  RunTotals t;
+  t.step = 12;
+  t.kernels.push_back(segment(0, "OpenBLAS", "SkylakeX", "avx512"));
+  const nlohmann::json j = t.to_json();
+  EXPECT_EQ(RunTotals::from_json(j).kernels, t.kernels);
+  nlohmann::json old = j;
+  old.erase("kernels");  // a checkpoint written before the record
+  EXPECT_TRUE(RunTotals::from_json(old).kernels.empty());
+}
+
+}  // namespace
+}  // namespace sl
