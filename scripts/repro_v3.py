@@ -43,8 +43,8 @@ Usage: scripts/repro_v3.py MODEL [MODEL ...] [--bin RUN_EXPERIMENT] [--plan] [--
   --until    stop after this phase: lr | budget | lr-at-S | main | scaling (default: scaling)
   --kernels  suite (default): new runs use the BLAS kernels most of the suite's finished runs
              used (OPENBLAS_CORETYPE, where this CPU runs them), so a suite continued on another
-             machine stays bit-identical to one run on the first (scripts/repro_v3_kernels.py);
-             machine: the kernels OpenBLAS picks here
+             machine runs the first machine's kernels, not others whose low-order bits differ
+             (scripts/repro_v3_kernels.py); machine: the kernels OpenBLAS picks here
   --launcher slurm: each decided experiment becomes a Slurm job (scripts/repro_v3_slurm.py);
              the driver submits what the rules allow at once and looks again every
              SL_REPRO_V3_BUSY_WAIT_S seconds (120)"""
@@ -589,8 +589,8 @@ def main():
                          "device=cuda on a GPU cluster); repeatable")
     ap.add_argument("--kernels", choices=("suite", "machine"), default="suite",
                     help="suite: run new experiments on the BLAS kernels the suite's finished "
-                         "runs used (OPENBLAS_CORETYPE, where this CPU runs them), so results "
-                         "stay bit-identical across machines; machine: those OpenBLAS picks here")
+                         "runs used (OPENBLAS_CORETYPE, where this CPU runs them): other "
+                         "kernels change the low-order bits; machine: those OpenBLAS picks here")
     ap.add_argument("--results", default=RESULTS, metavar="DIR",
                     help="results tree (default results/repro-v3); e.g. a separate tree for "
                          "GPU runs, whose numbers differ from the CPU runs'")

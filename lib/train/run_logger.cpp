@@ -15,7 +15,6 @@
 
 namespace sl {
 
-
 RunLogger::RunLogger(const TrainingJob& job, int rank, int nodes, size_t parameters)
     : job_(job),
       nodes_(nodes),
