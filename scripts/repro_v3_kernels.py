@@ -9,8 +9,10 @@ of them used, where this CPU can run it, before it starts or submits anything (S
 inherit the environment). It changes nothing you set yourself (OPENBLAS_CORETYPE, SL_BLAS), and
 says so when that differs from the suite's kernels."""
 import collections
-import json
 import os
+
+from slanalysis.logfiles import read_json
+from slanalysis.notes import silent
 
 # The CPU flags (/proc/cpuinfo) each kernel ISA needs.
 ISA_FLAGS = {"avx512": ("avx512f", "avx512bw", "avx512vl", "avx512dq"), "avx2": ("avx2", "fma"),
@@ -25,11 +27,7 @@ def suite_kernels(model_dir):
     except OSError:
         return c
     for name in names:
-        try:
-            with open(os.path.join(model_dir, name, "summary.json")) as f:
-                s = json.load(f)
-        except (OSError, ValueError):
-            continue
+        s = read_json(os.path.join(model_dir, name, "summary.json"), silent) or {}
         b = s.get("blas") or {}
         if s.get("status") == "complete" and b.get("library") and b.get("core"):
             c[(b["library"], b["core"], b.get("core_isa", ""))] += 1

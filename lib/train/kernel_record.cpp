@@ -50,8 +50,7 @@ std::string kernel_change(const nlohmann::json& segments, const nlohmann::json& 
                   ": the run goes on, but its low-order bits may now differ from an "
                   "uninterrupted run's";
   const std::string core = last.value("core", "");
-  if (openblas(last) && openblas(now) && last.value("library", "") == now.value("library", "") &&
-      !core.empty())
+  if (openblas(last) && last.value("library", "") == now.value("library", "") && !core.empty())
     s += " (OPENBLAS_CORETYPE=" + core + " selects the earlier kernels on a CPU with " +
          last.value("core_isa", "their ISA") + ")";
   return s;
