@@ -13,9 +13,16 @@ script=$repo/scripts/netem-cluster.sh
 for t in ip tc mpiexec; do command -v $t >/dev/null || { echo "SKIP: $t not found"; exit 77; }; done
 ip netns add sl-netem-probe-$$ 2>/dev/null || { echo "SKIP: cannot create network namespaces here"; exit 77; }
 ip netns del sl-netem-probe-$$
-fail() { echo "FAIL: $*"; exit 1; }
+fail() { echo "FAIL ($stage): $*"; exit 1; }
+# Each stage says its name and how long it took: under ctest's one 300 s timeout a stall used to
+# show nothing. The MPI runs are bounded by their own timeout, so a stall fails that stage with a
+# message instead of the whole test timing out (exit 124 from timeout = stalled).
+stage="" t0=$SECONDS
+begin() { [[ -z $stage ]] || echo "stage '$stage': $((SECONDS - t0)) s"; stage=$1; t0=$SECONDS; [[ -z $stage ]] || echo "stage '$stage' ..."; }
+mpi_limit=${SL_NETEM_TEST_MPI_TIMEOUT:-100}
 
 # bad input: exit 2, nothing created
+begin "bad input"
 "$script" --rate fast -- true 2>/dev/null; [[ $? == 2 ]] || fail "--rate fast was accepted"
 "$script" --rate 1gbit 2>/dev/null; [[ $? == 2 ]] || fail "a missing command was accepted"
 for opt in --rate --delay --mtu --counters; do   # an option without its value used to loop forever
@@ -24,6 +31,7 @@ for opt in --rate --delay --mtu --counters; do   # an option without its value u
 done
 
 # success and failure: the command's exit code, nothing left
+begin "exit codes"
 left() { ip netns list | grep -w "sl-netem-$1"; }
 "$script" --rate 1gbit -- true 2>/dev/null & pid=$!
 wait $pid || fail "true failed inside the namespace"
@@ -36,29 +44,39 @@ wait $pid; rc=$?
 # SIGINT while the command runs (as Ctrl-C: job control on, so the background script does not
 # ignore SIGINT as a non-interactive shell's background jobs do): exit 130, the namespace and
 # its processes gone
+begin "SIGINT"
 marker=sl-netem-test-sleep-$$
 set -m
 "$script" --rate 1gbit -- bash -c "exec -a $marker sleep 60" 2>/dev/null &
 pid=$!
 set +m
-for _ in $(seq 50); do [[ -n $(left $pid) ]] && pgrep -f "$marker" >/dev/null && break; sleep 0.1; done
+# Wait for the sleep itself: only its command line starts with the marker (the script's and
+# bash -c's contain it too, and matching those sent SIGINT before the command had started).
+for _ in $(seq 200); do [[ -n $(left $pid) ]] && pgrep -f "^$marker" >/dev/null && break; sleep 0.1; done
 [[ -n $(left $pid) ]] || fail "the namespace never appeared"
+pgrep -f "^$marker" >/dev/null || fail "the command never started inside the namespace (20 s)"
+sent=$SECONDS
 kill -INT $pid
 wait $pid; rc=$?
-[[ $rc == 130 ]] || fail "SIGINT: exit code $rc, want 130"
+[[ $rc == 130 ]] || fail "exit code $rc, want 130 ($((SECONDS - sent)) s after the SIGINT; the sleep lasts 60 s)"
 [[ -z $(left $pid) ]] || fail "SIGINT left the namespace"
 sleep 0.5
-pgrep -f "$marker" >/dev/null && fail "SIGINT left the command running"
+pgrep -f "^$marker" >/dev/null && fail "SIGINT left the command running"
 
 # 2 ranks, 100 Mbit/s: the measured communication tracks the fitted model
+begin "2 MPI ranks, dense, 100 Mbit/s"
 work=$(mktemp -d /tmp/netem-test.XXXXXX); trap 'rm -rf "$work"' EXIT
+mpi_failed() {
+  [[ $1 == 124 || $1 == 137 ]] && fail "stalled: no end after $mpi_limit s (a 14-step tiny run takes ~10 s)"
+  fail "the MPI run failed (exit $1)"
+}
 cd "$repo"
-"$script" --rate 100mbit --counters "$work/counters.json" -- mpiexec -n 2 "$bin" \
+timeout -k 10 $mpi_limit "$script" --rate 100mbit --counters "$work/counters.json" -- mpiexec -n 2 "$bin" \
   --config configs/tiny/dense.json --output-dir "$work/run" --no-progress \
   --set cluster.backend=mpi --set cluster.nodes=2 --set train.max_steps=14 --set train.log_every=1 \
   --set train.checkpoint_every=0 --set valid.test_at_end=false --set model.d_model=64 \
   --set model.ff=256 --set 'distributed.network={"bandwidth_gbps": 0.05, "latency_us": 0}' \
-  >"$work/out.txt" 2>&1 || { tail -5 "$work/out.txt"; fail "the MPI run failed"; }
+  >"$work/out.txt" 2>&1 || { rc=$?; tail -5 "$work/out.txt"; mpi_failed $rc; }
 PYTHONPATH=$repo/scripts python3 - "$work" "$repo/results/clock/validation.json" <<'PY' || exit 1
 import json, os, sys
 from slanalysis.clock_validation import ClockRun
@@ -81,12 +99,13 @@ PY
 # fedavg over the same link: an averaging step's wait in its collective is communication, not
 # compute (MPI ranks wait by polling, which costs CPU time: the step that averages used to log
 # ~15x the compute of the others)
-"$script" --rate 100mbit -- mpiexec -n 2 "$bin" \
+begin "2 MPI ranks, fedavg, 100 Mbit/s"
+timeout -k 10 $mpi_limit "$script" --rate 100mbit -- mpiexec -n 2 "$bin" \
   --config configs/tiny/fedavg.json --output-dir "$work/fedavg" --no-progress \
   --set cluster.backend=mpi --set cluster.nodes=2 --set train.max_steps=12 --set train.log_every=1 \
   --set train.checkpoint_every=0 --set valid.test_at_end=false --set model.d_model=64 \
   --set model.ff=256 --set distributed.average_every=4 \
-  >"$work/fedavg.txt" 2>&1 || { tail -5 "$work/fedavg.txt"; fail "the fedavg MPI run failed"; }
+  >"$work/fedavg.txt" 2>&1 || { rc=$?; tail -5 "$work/fedavg.txt"; mpi_failed $rc; }
 PYTHONPATH=$repo/scripts python3 - "$work/fedavg" <<'PY' || exit 1
 import statistics, sys
 from slanalysis.logfiles import read_jsonl
@@ -101,3 +120,5 @@ for r in avg:
         sys.exit("FAIL: the averaging's wait was booked as compute")
 print("OK")
 PY
+begin ""
+echo "all stages passed"
