@@ -23,6 +23,7 @@
 #include "experiment/experiment_runner.h"
 #include "suite.h"
 #include "tensor/cpu/blas_library.h"
+#include "train/kernel_record.h"
 #include "train/node_checkpoint.h"
 #include "train/results_dir.h"
 #ifdef SL_HAVE_MPI
@@ -241,25 +242,35 @@ void maybe_inject_crash(int rank) {
 
 #ifdef SL_HAVE_MPI
 // Each rank learns the pid and host of the others, so a crash or an MPI error can name the
-// rank that died (where it ran on this host) instead of a launcher's guess.
+// rank that died (where it ran on this host) instead of a launcher's guess; rank 0 also learns
+// which BLAS kernels each rank runs, and warns when they differ (kernel_record.h).
 void register_rank_identity(sl::MpiCommunicator& comm) {
   char host[64] = {0};
   ::gethostname(host, sizeof host - 1);
   struct Id {
     long pid;
     char host[64];
-  } me{static_cast<long>(::getpid()), {0}};
+    char blas[128];
+  } me{static_cast<long>(::getpid()), {0}, {0}};
   std::memcpy(me.host, host, sizeof host);
+  const std::string blas = sl::kernel_segment(0).value("blas", "");
+  std::strncpy(me.blas, blas.c_str(), sizeof me.blas - 1);
   std::vector<uint8_t> mine(reinterpret_cast<uint8_t*>(&me), reinterpret_cast<uint8_t*>(&me) + sizeof me);
   std::vector<std::vector<uint8_t>> all;
   comm.allgather_bytes(mine, all);
   std::vector<sl::PeerProcess> peers;
+  std::vector<std::string> kernels, hosts;
   for (int r = 0; r < comm.size(); ++r) {
-    if (r == comm.rank() || all[r].size() != sizeof(Id)) continue;
+    if (all[r].size() != sizeof(Id)) continue;
     Id id;
     std::memcpy(&id, all[r].data(), sizeof id);
-    peers.push_back({r, id.pid, std::strncmp(id.host, host, sizeof host) == 0});
+    kernels.emplace_back(id.blas, strnlen(id.blas, sizeof id.blas));
+    hosts.emplace_back(id.host, strnlen(id.host, sizeof id.host));
+    if (r != comm.rank()) peers.push_back({r, id.pid, std::strncmp(id.host, host, sizeof host) == 0});
   }
+  if (comm.rank() == 0)
+    if (const std::string m = sl::rank_kernel_mismatch(kernels, hosts); !m.empty())
+      std::fprintf(stderr, "run-experiment: warning: %s\n", m.c_str());
   sl::set_peer_processes(peers);
   sl::set_crash_context("rank " + std::to_string(comm.rank()) + " of " + std::to_string(comm.size()) +
                         " (pid " + std::to_string(::getpid()) + " on " + host + ")");

@@ -56,4 +56,20 @@ std::string kernel_change(const nlohmann::json& segments, const nlohmann::json& 
   return s;
 }
 
+std::string rank_kernel_mismatch(const std::vector<std::string>& blas,
+                                 const std::vector<std::string>& hosts) {
+  size_t differ = 0, first = 0;
+  for (size_t r = 1; r < blas.size(); ++r)
+    if (blas[r] != blas[0] && differ++ == 0) first = r;
+  if (differ == 0) return "";
+  auto host = [&](size_t r) { return r < hosts.size() ? " on " + hosts[r] : std::string(); };
+  std::string s = "the ranks compute on different BLAS kernels: rank 0 on " + blas[0] + host(0) +
+                  ", rank " + std::to_string(first) + " on " + blas[first] + host(first);
+  if (differ > 1) s += " (and " + std::to_string(differ - 1) + " other rank(s))";
+  s += "; the job is correct, but its products differ from rank to rank in low-order bits, so it "
+       "is not bit-identical to the simulated cluster (give every rank the same OPENBLAS_CORETYPE "
+       "where the CPUs allow)";
+  return s;
+}
+
 }  // namespace sl

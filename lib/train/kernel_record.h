@@ -2,6 +2,7 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 namespace sl {
 
@@ -23,5 +24,12 @@ nlohmann::json kernel_segment(int64_t from_step);
 // otherwise one sentence for the warning, with the OPENBLAS_CORETYPE that restores the
 // earlier kernels when both are OpenBLAS.
 std::string kernel_change(const nlohmann::json& segments, const nlohmann::json& now);
+
+// An MPI job's ranks on hosts with different CPUs may each pick other kernels: the job is
+// correct, but its products differ from rank to rank in low-order bits and it no longer equals
+// the simulated cluster bit for bit. Given each rank's kernel_segment()["blas"] and host:
+// "" when all agree, else one sentence naming rank 0's kernels and the first rank that differs.
+std::string rank_kernel_mismatch(const std::vector<std::string>& blas,
+                                 const std::vector<std::string>& hosts);
 
 }  // namespace sl

@@ -6,9 +6,11 @@
 # The first part runs on OpenBLAS's generic Prescott (SSE3) kernels, which every x86-64 CPU
 # runs; the resume runs on the default choice. Skipped (77) where the default is Prescott too,
 # or the BLAS is not OpenBLAS.
-# Usage: kernel_change.sh RUN_EXPERIMENT CONFIG WORKDIR
+# With MPIEXEC: also an `mpiexec -n 2` job whose rank 0 runs Prescott and rank 1 the default
+# kernels must print one warning naming both (and a job on one kind of kernels none).
+# Usage: kernel_change.sh RUN_EXPERIMENT CONFIG WORKDIR [MPIEXEC]
 set -euo pipefail
-bin=$1 config=$2 work=$3
+bin=$1 config=$2 work=$3 mpiexec=${4:-}
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/lib.sh"
 rm -rf "$work" && mkdir -p "$work"
@@ -60,4 +62,14 @@ stop_at "$work/same" 6 >/dev/null
 ! grep -q "warning: steps" "$work/same-resume.err" || { cat "$work/same-resume.err"; fail "a resume on the same kernels warned"; }
 python3 -c 'import json,sys; k=json.load(open(sys.argv[1]))["kernels"]; assert [x["from_step"] for x in k] == [0], k' \
   "$work/same/summary.json"
-echo "kernel_change: OK (Prescott -> ${default##* } warned once and was recorded; the same kernels did not warn)"
+if [ -n "$mpiexec" ]; then
+  mpi=(--config "$config" --no-progress --set train.max_steps=2 --set valid.every=0
+       --set cluster.nodes=2 --set cluster.backend=mpi)
+  "$mpiexec" -n 1 -env OPENBLAS_CORETYPE Prescott "$bin" "${mpi[@]}" --output-dir "$work/mpi-mixed" : \
+    -n 1 "$bin" "${mpi[@]}" --output-dir "$work/mpi-mixed" 2> "$work/mpi-mixed.err"
+  n=$(grep -c "warning: the ranks compute on different BLAS kernels: rank 0 on OpenBLAS .* core Prescott on .*, rank 1 on OpenBLAS .* core ${default##* } on " "$work/mpi-mixed.err" || true)
+  [ "$n" = 1 ] || { cat "$work/mpi-mixed.err"; fail "mixed kernels under MPI: expected one warning naming both ranks, got $n"; }
+  "$mpiexec" -n 2 "$bin" "${mpi[@]}" --output-dir "$work/mpi-same" 2> "$work/mpi-same.err"
+  ! grep -q "different BLAS kernels" "$work/mpi-same.err" || { cat "$work/mpi-same.err"; fail "one kind of kernels under MPI warned"; }
+fi
+echo "kernel_change: OK (Prescott -> ${default##* } warned once and was recorded; the same kernels did not warn${mpiexec:+; mixed ranks under MPI warned once})"

@@ -50,3 +50,27 @@ TEST(RunTotalsKernels, KeptByTheCheckpointAndEmptyForAnOlderOne) {
 
 }  // namespace
 }  // namespace sl
+
+namespace sl {
+namespace {
+
+TEST(RankKernelMismatch, SilentWhenAllAgree) {
+  EXPECT_EQ(rank_kernel_mismatch({"OpenBLAS 0.3.21 core SkylakeX", "OpenBLAS 0.3.21 core SkylakeX"},
+                                 {"a", "b"}),
+            "");
+  EXPECT_EQ(rank_kernel_mismatch({"OpenBLAS 0.3.21 core Zen"}, {"a"}), "");
+}
+
+TEST(RankKernelMismatch, NamesRankZeroAndTheFirstThatDiffers) {
+  EXPECT_EQ(rank_kernel_mismatch({"OpenBLAS 0.3.21 core SkylakeX", "OpenBLAS 0.3.21 core SkylakeX",
+                                  "OpenBLAS 0.3.21 core Zen", "OpenBLAS 0.3.21 core Haswell"},
+                                 {"n1", "n1", "n2", "n3"}),
+            "the ranks compute on different BLAS kernels: rank 0 on OpenBLAS 0.3.21 core SkylakeX on "
+            "n1, rank 2 on OpenBLAS 0.3.21 core Zen on n2 (and 1 other rank(s)); the job is "
+            "correct, but its products differ from rank to rank in low-order bits, so it is not "
+            "bit-identical to the simulated cluster (give every rank the same OPENBLAS_CORETYPE "
+            "where the CPUs allow)");
+}
+
+}  // namespace
+}  // namespace sl
