@@ -284,9 +284,14 @@ if on smoke; then
   label="configs/paper transformer-base smoke ($(manifest paper_pairs) synthetic pairs, vocab $(manifest paper_vocab))"
   t0=$(date +%s)
   if run tmo 400 "$B/run-experiment" "${smoke[@]}" --output-dir "$out/paper-smoke"; then
-    s=$(python3 - "$out/paper-smoke" <<'PY'
+    s=$(python3 - "$out/paper-smoke" "$dry" <<'PY'
 import json, math, os, sys
-d = sys.argv[1]
+d, dry = sys.argv[1], sys.argv[2] == "1"
+# summary.json "kernels": a CUDA run records its GPU and cuBLAS (what a resume compares)
+try:
+    seg = json.load(open(os.path.join(d, "summary.json"))).get("kernels", [{}])[-1]
+except (OSError, ValueError, IndexError):
+    seg = {}
 L = [json.loads(l) for l in open(os.path.join(d, "log.jsonl")) if l.strip()]
 L = [j for j in L if "train_loss" in j]
 V = []
@@ -296,11 +301,14 @@ if not L:
     print("bad: no train_loss in log.jsonl")
 elif not all(math.isfinite(j["train_loss"]) for j in L):
     print("bad: non-finite train_loss")
+elif not dry and "gpu" not in seg:
+    print(f"bad: summary.json kernels lacks the GPU: {seg}")
 else:
     v = V[-1] if V else {}
     print(f"ok steps {L[-1]['step']}, loss {L[0]['train_loss']:.3f} -> {L[-1]['train_loss']:.3f}, "
           f"compute {L[-1].get('compute_s', float('nan')):.3f} s/step; "
-          f"dev ce {v.get('dev_ce', float('nan')):.3f}, BLEU {v.get('bleu', float('nan')):.2f}")
+          f"dev ce {v.get('dev_ce', float('nan')):.3f}, BLEU {v.get('bleu', float('nan')):.2f}; "
+          f"kernels: {seg.get('gpu') or seg.get('blas', '?')}")
 PY
 )
     if [[ $s == ok* ]]; then row "$label ($(($(date +%s) - t0)) s)" PASS "${s#ok }"

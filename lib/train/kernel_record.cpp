@@ -43,14 +43,19 @@ bool openblas(const nlohmann::json& s) {
 std::string kernel_change(const nlohmann::json& segments, const nlohmann::json& now) {
   if (!segments.is_array() || segments.empty()) return "";
   const nlohmann::json& last = segments.back();
-  if (last.value("blas", "") == now.value("blas", "")) return "";
+  const bool same_blas = last.value("blas", "") == now.value("blas", "");
+  if (same_blas && last.value("gpu", "") == now.value("gpu", "")) return "";
+  auto kernels = [](const nlohmann::json& s) {
+    const std::string gpu = s.value("gpu", "");
+    return s.value("blas", "?") + (gpu.empty() ? "" : " with " + gpu);
+  };
   std::string s = "steps " + std::to_string(last.value("from_step", int64_t{0}) + 1) + ".." +
-                  std::to_string(now.value("from_step", int64_t{0})) + " ran on " +
-                  last.value("blas", "?") + ", this process runs " + now.value("blas", "?") +
+                  std::to_string(now.value("from_step", int64_t{0})) + " ran on " + kernels(last) +
+                  ", this process runs " + kernels(now) +
                   ": the run goes on, but its low-order bits may now differ from an "
                   "uninterrupted run's";
   const std::string core = last.value("core", "");
-  if (openblas(last) && last.value("library", "") == now.value("library", "") && !core.empty())
+  if (!same_blas && openblas(last) && last.value("library", "") == now.value("library", "") && !core.empty())
     s += " (OPENBLAS_CORETYPE=" + core + " selects the earlier kernels on a CPU with " +
          last.value("core_isa", "their ISA") + ")";
   return s;

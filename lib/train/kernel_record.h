@@ -18,11 +18,13 @@ nlohmann::json blas_record();
 
 // One segment, from step `from_step` (0-based count of steps done when it began):
 // {"from_step", "blas": "OpenBLAS 0.3.21 core SkylakeX", "library", "core", "core_isa"}.
+// A CUDA run's trainer adds "gpu" (CudaDevice::kernels(): GPU, SM count, cuBLAS version).
 nlohmann::json kernel_segment(int64_t from_step);
 
-// "" when `now` runs the kernels of the last segment of `segments` (or there is none);
-// otherwise one sentence for the warning, with the OPENBLAS_CORETYPE that restores the
-// earlier kernels when both are OpenBLAS.
+// "" when `now` runs the kernels of the last segment of `segments` (or there is none): the
+// same "blas" and the same "gpu" (absent = a CPU run); otherwise one sentence for the warning,
+// with the OPENBLAS_CORETYPE that restores the earlier kernels when the BLAS changed and both
+// are OpenBLAS.
 std::string kernel_change(const nlohmann::json& segments, const nlohmann::json& now);
 
 // An MPI job's ranks on hosts with different CPUs may each pick other kernels: the job is

@@ -23,6 +23,7 @@
 #include "train/validator.h"
 #ifdef SL_HAVE_CUDA
 #include "distributed/device_exchange.h"
+#include "tensor/cuda/cuda_device.h"
 #endif
 
 namespace sl {
@@ -198,11 +199,15 @@ void NodeRun::resume() {
                      std::to_string(totals_.step));
 }
 
-// A fresh run opens the first kernel segment; a resume onto other kernels opens another and
-// says so (rank 0 keeps the totals, so it alone decides).
+// A fresh run opens the first kernel segment; a resume onto other kernels (CPU BLAS, or the GPU
+// and cuBLAS of a CUDA run) opens another and says so (rank 0 keeps the totals, so it alone
+// decides).
 void NodeRun::note_kernels() {
   if (rank_ != 0) return;
   nlohmann::json now = kernel_segment(totals_.step);
+#ifdef SL_HAVE_CUDA
+  if (base_dev_.is_cuda()) now["gpu"] = static_cast<const CudaDevice&>(base_dev_).kernels();
+#endif
   if (!totals_.kernels.empty()) {
     const std::string change = kernel_change(totals_.kernels, now);
     if (change.empty()) return;

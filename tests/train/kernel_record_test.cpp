@@ -37,6 +37,28 @@ TEST(KernelChange, AnotherLibraryGetsNoCoreTypeHint) {
   EXPECT_EQ(s.find("OPENBLAS_CORETYPE"), std::string::npos) << s;
 }
 
+nlohmann::json on_gpu(nlohmann::json s, const std::string& gpu) {
+  s["gpu"] = gpu;
+  return s;
+}
+
+TEST(KernelChange, AnotherGpuNamesBothWithoutACoreTypeHint) {
+  const std::string h100 = "NVIDIA H100 80GB HBM3, sm_90, 132 SMs, 79 GiB, cuBLAS 12.9.1";
+  const std::string h200 = "NVIDIA H200, sm_90, 132 SMs, 139 GiB, cuBLAS 12.9.1";
+  const nlohmann::json cpu = segment(0, "OpenBLAS", "SkylakeX", "avx512");
+  const nlohmann::json history = nlohmann::json::array({on_gpu(cpu, h100)});
+  EXPECT_EQ(kernel_change(history, on_gpu(segment(30, "OpenBLAS", "SkylakeX", "avx512"), h100)), "");
+  EXPECT_EQ(kernel_change(history, on_gpu(segment(30, "OpenBLAS", "SkylakeX", "avx512"), h200)),
+            "steps 1..30 ran on OpenBLAS 0.3.21 core SkylakeX with " + h100 +
+                ", this process runs OpenBLAS 0.3.21 core SkylakeX with " + h200 +
+                ": the run goes on, but its low-order bits may now differ from an uninterrupted "
+                "run's");
+  // A CUDA run resumed on the CPU backend (or the other way round) changes kernels too.
+  const std::string to_cpu = kernel_change(history, segment(30, "OpenBLAS", "SkylakeX", "avx512"));
+  EXPECT_NE(to_cpu.find("with " + h100 + ", this process runs OpenBLAS 0.3.21 core SkylakeX:"), std::string::npos)
+      << to_cpu;
+}
+
 TEST(RunTotalsKernels, KeptByTheCheckpointAndEmptyForAnOlderOne) {
   RunTotals t;
   t.step = 12;

@@ -42,7 +42,14 @@ CudaDevice::CudaDevice(int ordinal) {
   std::string why;
   if (!cuda_detail::kernels_loadable(&why)) throw std::runtime_error(why + " on " + description_);
   check_blas(cublasCreate(&blas_), "cublasCreate");
+  check_blas(cublasGetVersion(blas_, &cublas_version_), "cublasGetVersion");
   set_tf32(false);
+}
+
+std::string CudaDevice::kernels() const {
+  const int v = cublas_version_;
+  return description_ + ", cuBLAS " + std::to_string(v / 10000) + "." + std::to_string(v / 100 % 100) + "." +
+         std::to_string(v % 100) + (tf32_ ? ", TF32" : "");
 }
 
 CudaDevice::~CudaDevice() {

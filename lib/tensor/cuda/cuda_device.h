@@ -30,6 +30,10 @@ class CudaDevice final : public Device {
   bool is_cuda() const override { return true; }
   // "NVIDIA H200, sm_90, 132 SMs, 139 GiB" (for logs).
   const std::string& description() const { return description_; }
+  // What decides the products' low-order bits here: the GPU (cuBLAS picks its GEMM algorithms
+  // per model and SM count), the cuBLAS version and the math mode, e.g. "NVIDIA H100 80GB HBM3,
+  // sm_90, 132 SMs, 79 GiB, cuBLAS 12.9.1" (+ ", TF32"). train/kernel_record compares it on resume.
+  std::string kernels() const;
 
   // TF32 tensor-core GEMMs (about 10 bits of mantissa in the products): faster, not exact.
   // Off by default so results match the CPU backend to float rounding.
@@ -125,6 +129,7 @@ class CudaDevice final : public Device {
   cublasContext* blas_ = nullptr;
   bool tf32_ = false;
   std::string description_;
+  int cublas_version_ = 0;  // cublasGetVersion: major * 10000 + minor * 100 + patch
 };
 
 // The process-wide CUDA device (GPU 0 as CUDA_VISIBLE_DEVICES presents them), created on
