@@ -85,8 +85,11 @@ double ConfigObject::number(const std::string& key, double def, double min, doub
   if (!v) return def;
   if (!v->is_number()) fail(key, "a number", v);
   double x = v->get<double>();
-  if (!std::isfinite(x) || x < min || x > max)
-    fail(key, "a number in [" + num(min) + ", " + num(max) + "]", v);
+  if (!std::isfinite(x) || x < min || x > max) {
+    // ">= 1" rather than "[1, 1e+300]" where only one bound is the setting's
+    const std::string range = range_text(min, max);
+    fail(key, range.empty() ? "a finite number" : "a number " + (range[0] == '[' ? "in " + range : range), v);
+  }
   return x;
 }
 
@@ -117,8 +120,12 @@ long long ConfigObject::integer(const std::string& key, long long def, long long
   bool integral = v->is_number_integer() ||
                   (v->is_number_float() && std::floor(v->get<double>()) == v->get<double>());
   if (!integral) fail(key, "an integer", v);
+  // ">= 0 (at most 2^62)" rather than "[0, 4611686018427387904]"; the cap is named since a
+  // value such as 1e20 is >= 0 and still out of range
+  const std::string bounds = range_text(min, max);
+  const std::string cap = max >= (1LL << 62) ? " (at most 2^62)" : min <= -(1LL << 62) ? " (at least -2^62)" : "";
   const std::string range =
-      "an integer in [" + std::to_string(min) + ", " + std::to_string(max) + "]";
+      (bounds.empty() ? "an integer" : "an integer " + (bounds[0] == '[' ? "in " + bounds : bounds)) + cap;
   // Compare before converting: a float such as 1e20, or an unsigned above LLONG_MAX, has no
   // long long value (casting it is undefined behaviour, found by the config fuzzer).
   if (v->is_number_float()) {

@@ -115,6 +115,16 @@ DistributedConfig DistributedConfig::parse(ConfigObject c) {
   d.powersgd = parse_powersgd(c.object("powersgd"));
   d.diloco = parse_diloco(c.object("diloco"));
   d.demo = parse_demo(c.object("demo"));
+  // A method's own settings under another method would be ignored: a forgotten or misspelt
+  // method would then train another method without a word.
+  for (Method m : {Method::PowerSgd, Method::DiLoCo, Method::DeMo}) {
+    const std::string key = sl::method_name(m);
+    const nlohmann::json& section = c.raw(key);
+    if (d.method != m && !section.is_null() && !(section.is_object() && section.empty()))
+      throw InputError(c.where(key), "these settings apply to method \"" + key + "\" only, got method \"" +
+                                         sl::method_name(d.method) + "\" (set distributed.method=" + key +
+                                         ", or remove distributed." + key + ")");
+  }
   c.finish();
 
   std::string field;
@@ -183,6 +193,25 @@ std::string DistributedConfig::inconsistency(std::string* field) const {
            "own Adam), so average_moments must be false";
   }
   return "";
+}
+
+std::vector<std::string> DistributedConfig::length_warnings(int64_t max_steps) const {
+  std::vector<std::string> w;
+  const std::string steps = "train.max_steps " + std::to_string(max_steps);
+  if (average_every > max_steps && !copies_stay_identical(method, combiner))
+    w.push_back("distributed.average_every " + std::to_string(average_every) + " > " + steps +
+                ": the nodes never " + (method == Method::DiLoCo ? "take an outer step" : "average") +
+                " in this run, so each trains alone" +
+                (method == Method::DiLoCo || method == Method::FedAvg ? " and nothing is exchanged" : ""));
+  if (method == Method::PowerSgd && powersgd.warmup_steps >= max_steps)
+    w.push_back("distributed.powersgd.warmup_steps " + std::to_string(powersgd.warmup_steps) + " >= " + steps +
+                ": every update is in the dense warm-up, nothing is compressed");
+  // pairs32 sends 8 bytes per coefficient where dense sends 4 per value; a full chunk holds s^2.
+  if (method == Method::DeMo && encoding == PairEncodingKind::Pairs32 && 2 * demo.topk >= demo.chunk * demo.chunk)
+    w.push_back("distributed.demo.topk " + std::to_string(demo.topk) + " >= half of a " +
+                std::to_string(demo.chunk) + " x " + std::to_string(demo.chunk) +
+                " chunk's coefficients: its (index, value) pairs cost at least the bytes of a dense exchange");
+  return w;
 }
 
 bool DistributedConfig::has_device_exchange() const {

@@ -177,11 +177,12 @@ const std::map<std::string, Meaning>& meanings() {
       {"/distributed/average_every",
        {"average parameters across nodes every N steps; 0 = never (the default of dense, powersgd, "
         "demo and sparse-only, whose copies stay identical), 500 otherwise; for diloco the inner "
-        "steps H between outer steps"}},
+        "steps H between outer steps (a period longer than train.max_steps never comes: a warning)"}},
       {"/distributed/average_moments", {"also average Adam's moments when averaging parameters"}},
       {"/distributed/encoding", {"sparse and demo: wire format of (index, value) pairs"}},
       {"/distributed/powersgd",
-       {"method powersgd (rank 4 as BEYOND.md; the other defaults PyTorch powerSGD_hook's)"}},
+       {"method powersgd (rank 4 as BEYOND.md; the other defaults PyTorch powerSGD_hook's); set "
+        "under another method, an error"}},
       {"/distributed/powersgd/rank", {"powersgd: rank r of the P (n x r) and Q (m x r) factors"}},
       {"/distributed/powersgd/warmup_steps",
        {"powersgd: steps of dense all-reduce before compression starts (start_powerSGD_iter)"}},
@@ -192,13 +193,14 @@ const std::map<std::string, Meaning>& meanings() {
         "(vectors always); 1 is BEYOND.md's rule, PyTorch's hook uses 2"}},
       {"/distributed/powersgd/random_seed",
        {"powersgd: seed of Q's N(0, 1) draw, the same on every node"}},
-      {"/distributed/diloco", {"method diloco: the outer optimizer (DiLoCo's defaults)"}},
+      {"/distributed/diloco", {"method diloco: the outer optimizer (DiLoCo's defaults); set under another method, an error"}},
       {"/distributed/diloco/outer_lr",
        {"diloco: outer learning rate; 1 without momentum is fedavg, bit for bit"}},
       {"/distributed/diloco/outer_momentum", {"diloco: outer momentum mu"}},
       {"/distributed/diloco/nesterov",
        {"diloco: Nesterov momentum (DiLoCo's) or heavy-ball; SGD with dampening 0 as PyTorch's"}},
-      {"/distributed/demo", {"method demo (DeMo's defaults; the update rule is train.optimizer)"}},
+      {"/distributed/demo", {"method demo (DeMo's defaults; the update rule is train.optimizer); set under another "
+        "method, an error"}},
       {"/distributed/demo/beta", {"demo: decay of the local momentum m = beta m + g"}},
       {"/distributed/demo/chunk",
        {"demo: DCT chunk target s; a dimension is cut in chunks of its largest divisor <= s, as "

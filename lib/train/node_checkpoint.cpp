@@ -140,6 +140,15 @@ std::string CheckpointStore::latest() const {
 nlohmann::json CheckpointStore::load_node(const std::string& step_dir, int rank, int nodes,
                                           const NodeState& s) const {
   const std::string path = node_file(step_dir, rank);
+  // A resume on another node count: every rank names the count (not "cannot open node-5").
+  int have = 0;
+  while (exists(node_file(step_dir, have))) ++have;
+  if (have != nodes)
+    throw InputError(step_dir, "holds the checkpoint files of " + std::to_string(have) +
+                                   " node(s), this run has " + std::to_string(nodes) +
+                                   (have > 0 ? " (resume with cluster.nodes=" + std::to_string(have) +
+                                                   ", or start again with --overwrite)"
+                                             : " (a damaged checkpoint: start again with --overwrite)"));
   CheckpointFile f = read_checkpoint_file(path);
   auto expect = [&](const char* key, const nlohmann::json& want) {
     if (!f.meta.contains(key) || f.meta[key] != want)

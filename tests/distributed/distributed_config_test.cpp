@@ -154,6 +154,47 @@ TEST(DistributedConfig, TheMethodsAfterThePaperNameTheBadField) {
   EXPECT_EQ("cfg.json:/distributed/demo", error_where({{"demo", 3}}));
 }
 
+// A method's settings under another method would be ignored: a forgotten "method" would train
+// dense without a word. An empty section sets nothing and passes.
+TEST(DistributedConfig, AMethodsSettingsUnderAnotherMethodAreAnError) {
+  EXPECT_EQ("cfg.json:/distributed/powersgd", error_where({{"powersgd", {{"rank", 8}}}}));
+  EXPECT_EQ("cfg.json:/distributed/diloco",
+            error_where({{"method", "fedavg"}, {"diloco", {{"outer_lr", 0.5}}}}));
+  EXPECT_EQ("cfg.json:/distributed/demo", error_where({{"method", "powersgd"}, {"demo", {{"topk", 8}}}}));
+  EXPECT_EQ("(no error)", error_where({{"method", "demo"}, {"demo", {{"topk", 8}}}, {"powersgd", nlohmann::json::object()}}));
+  try {
+    DistributedConfig::from_json({{"diloco", {{"outer_lr", 0.5}}}}, "cfg.json");
+    ADD_FAILURE() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("apply to method \"diloco\" only, got method \"dense\""),
+              std::string::npos) << e.what();
+  }
+}
+
+TEST(DistributedConfig, LengthWarningsNameTheSettingAndTheRunLength) {
+  auto warnings = [](const nlohmann::json& j, int64_t max_steps) {
+    return DistributedConfig::from_json(j, "cfg.json").length_warnings(max_steps);
+  };
+  EXPECT_TRUE(warnings({{"method", "diloco"}}, 500).empty());  // H = 500: one outer step
+  const auto diloco = warnings({{"method", "diloco"}}, 499);
+  ASSERT_EQ(1u, diloco.size());
+  EXPECT_EQ("distributed.average_every 500 > train.max_steps 499: the nodes never take an outer step in "
+            "this run, so each trains alone and nothing is exchanged", diloco[0]);
+  EXPECT_EQ(1u, warnings({{"method", "sparse"}, {"combiner", "partial"}, {"average_every", 40}}, 30).size());
+  EXPECT_TRUE(warnings({{"method", "dense"}, {"average_every", 40}}, 30).empty());  // a no-op anyway
+  EXPECT_TRUE(warnings({{"method", "sparse"}, {"average_every", 40}}, 30).empty());
+  const auto psgd = warnings({{"method", "powersgd"}}, 1000);  // warm-up 1000
+  ASSERT_EQ(1u, psgd.size());
+  EXPECT_EQ("distributed.powersgd.warmup_steps 1000 >= train.max_steps 1000: every update is in the dense "
+            "warm-up, nothing is compressed", psgd[0]);
+  EXPECT_TRUE(warnings({{"method", "powersgd"}}, 1001).empty());
+  // DeMo: pairs32 costs 8 bytes per coefficient, dense 4 per value; a 4 x 4 chunk holds 16.
+  EXPECT_TRUE(warnings({{"method", "demo"}, {"demo", {{"chunk", 4}, {"topk", 7}}}}, 10).empty());
+  EXPECT_EQ(1u, warnings({{"method", "demo"}, {"demo", {{"chunk", 4}, {"topk", 8}}}}, 10).size());
+  EXPECT_TRUE(
+      warnings({{"method", "demo"}, {"encoding", "delta-varint"}, {"demo", {{"chunk", 4}, {"topk", 8}}}}, 10).empty());
+}
+
 TEST(RingNetworkModel, PresetsAndFormulas) {
   const RingNetworkModel g1 = RingNetworkModel::preset("1gbe");
   EXPECT_EQ(1.25e8, g1.bytes_per_second());

@@ -148,7 +148,10 @@ def main():
     other_nodes = finished_run("other-nodes")
     row("checkpoint from another node count", ["--config", DENSE, "--output-dir", other_nodes, "--resume",
                                                "--set", "cluster.nodes=2"] + FAST,
-        ".ckpt", "checkpoint nodes is 4", keep=other_nodes)
+        "step-", "holds the checkpoint files of 4 node(s), this run has 2", "cluster.nodes=4", keep=other_nodes)
+    row("checkpoint from fewer nodes", ["--config", DENSE, "--output-dir", other_nodes, "--resume",
+                                        "--set", "cluster.nodes=6"] + FAST,
+        "step-", "holds the checkpoint files of 4 node(s), this run has 6", "cluster.nodes=4", keep=other_nodes)
     truncated = finished_run("truncated-ckpt")
     node0 = latest_node0(truncated)
     size = os.path.getsize(node0)
