@@ -195,7 +195,7 @@ std::string DistributedConfig::inconsistency(std::string* field) const {
   return "";
 }
 
-std::vector<std::string> DistributedConfig::length_warnings(int64_t max_steps) const {
+std::vector<std::string> DistributedConfig::setting_warnings(int64_t max_steps) const {
   std::vector<std::string> w;
   const std::string steps = "train.max_steps " + std::to_string(max_steps);
   if (average_every > max_steps && !copies_stay_identical(method, combiner))
@@ -203,6 +203,9 @@ std::vector<std::string> DistributedConfig::length_warnings(int64_t max_steps) c
                 ": the nodes never " + (method == Method::DiLoCo ? "take an outer step" : "average") +
                 " in this run, so each trains alone" +
                 (method == Method::DiLoCo || method == Method::FedAvg ? " and nothing is exchanged" : ""));
+  if (average_every > 0 && copies_stay_identical(method, combiner))
+    w.push_back("distributed.average_every " + std::to_string(average_every) + " under method " +
+                method_name() + ", whose copies stay identical: each averaging only sends bytes");
   if (method == Method::PowerSgd && powersgd.warmup_steps >= max_steps)
     w.push_back("distributed.powersgd.warmup_steps " + std::to_string(powersgd.warmup_steps) + " >= " + steps +
                 ": every update is in the dense warm-up, nothing is compressed");

@@ -87,11 +87,12 @@ struct DistributedConfig {
   // field to blame in `field` and what is wrong. parse() turns it into an InputError,
   // DistributedStrategy (built from code, e.g. in tests) into std::invalid_argument.
   std::string inconsistency(std::string* field) const;
-  // Valid settings that make no sense for a run of at most `max_steps` updates, one sentence
-  // each (the trainer prints them as warnings): an averaging period longer than the run (fedavg,
-  // diloco and sparse+local never exchange, so the nodes train alone), a PowerSGD warm-up as
-  // long as the run (it never compresses), a DeMo top-k that sends at least dense's bytes.
-  std::vector<std::string> length_warnings(int64_t max_steps) const;
+  // Valid settings that do nothing or cost more than they save in a run of at most `max_steps`
+  // updates, one sentence each (the trainer prints them as warnings): an averaging period
+  // longer than the run (fedavg, diloco and sparse+local never exchange, so the nodes train
+  // alone), averaging where the copies stay identical (only bytes), a PowerSGD warm-up as long
+  // as the run (it never compresses), a DeMo top-k that sends at least dense's bytes.
+  std::vector<std::string> setting_warnings(int64_t max_steps) const;
   // Whether DeviceDistributedStrategy (CUDA builds) implements this method; the others run
   // the host strategy on copies of the device buffers.
   bool has_device_exchange() const;

@@ -44,7 +44,7 @@ void RunLogger::start(int64_t resumed_step) {
   } catch (const std::exception& x) {
     std::fprintf(stderr, "[%s] CPU BLAS: not loaded (%s)\n", job_.name.c_str(), x.what());
   }
-  for (const std::string& w : job_.distributed.length_warnings(job_.train.max_steps))
+  for (const std::string& w : job_.distributed.setting_warnings(job_.train.max_steps))
     std::fprintf(stderr, "[%s] warning: %s\n", job_.name.c_str(), w.c_str());
 }
 

@@ -173,7 +173,7 @@ TEST(DistributedConfig, AMethodsSettingsUnderAnotherMethodAreAnError) {
 
 TEST(DistributedConfig, LengthWarningsNameTheSettingAndTheRunLength) {
   auto warnings = [](const nlohmann::json& j, int64_t max_steps) {
-    return DistributedConfig::from_json(j, "cfg.json").length_warnings(max_steps);
+    return DistributedConfig::from_json(j, "cfg.json").setting_warnings(max_steps);
   };
   EXPECT_TRUE(warnings({{"method", "diloco"}}, 500).empty());  // H = 500: one outer step
   const auto diloco = warnings({{"method", "diloco"}}, 499);
@@ -181,8 +181,14 @@ TEST(DistributedConfig, LengthWarningsNameTheSettingAndTheRunLength) {
   EXPECT_EQ("distributed.average_every 500 > train.max_steps 499: the nodes never take an outer step in "
             "this run, so each trains alone and nothing is exchanged", diloco[0]);
   EXPECT_EQ(1u, warnings({{"method", "sparse"}, {"combiner", "partial"}, {"average_every", 40}}, 30).size());
-  EXPECT_TRUE(warnings({{"method", "dense"}, {"average_every", 40}}, 30).empty());  // a no-op anyway
-  EXPECT_TRUE(warnings({{"method", "sparse"}, {"average_every", 40}}, 30).empty());
+  // Averaging copies that stay identical: bytes for nothing, whatever the run's length.
+  const auto dense = warnings({{"method", "dense"}, {"average_every", 40}}, 30);
+  ASSERT_EQ(1u, dense.size());
+  EXPECT_EQ("distributed.average_every 40 under method dense, whose copies stay identical: each averaging "
+            "only sends bytes", dense[0]);
+  EXPECT_EQ(1u, warnings({{"method", "sparse"}, {"average_every", 10}}, 30).size());
+  EXPECT_EQ(1u, warnings({{"method", "powersgd"}, {"average_every", 10}}, 3000).size());
+  EXPECT_TRUE(warnings({{"method", "sparse"}, {"combiner", "partial"}, {"average_every", 10}}, 30).empty());
   const auto psgd = warnings({{"method", "powersgd"}}, 1000);  // warm-up 1000
   ASSERT_EQ(1u, psgd.size());
   EXPECT_EQ("distributed.powersgd.warmup_steps 1000 >= train.max_steps 1000: every update is in the dense "
