@@ -16,9 +16,10 @@ class Experiment:
         self.name = os.path.basename(os.path.abspath(path)) if rel == "." else rel
         self.config = read_json(os.path.join(path, "config.json"), note) or {}
         self.summary = read_json(os.path.join(path, "summary.json"), note)
-        self.log = read_jsonl(os.path.join(path, "log.jsonl"), note)
-        self.valid = read_jsonl(os.path.join(path, "valid.jsonl"), note)
         s = self.summary or {}
+        finished = s.get("status") == "complete"
+        self.log = read_jsonl(os.path.join(path, "log.jsonl"), note, finished)
+        self.valid = read_jsonl(os.path.join(path, "valid.jsonl"), note, finished)
         last = self.log[-1] if self.log else {}
         model = self.config.get("model")
         self.model = str(model.get("type", "unknown")) if isinstance(model, dict) else "unknown"

@@ -5,6 +5,7 @@ import gzip
 import json
 import math
 import os
+import zlib
 
 # log.jsonl of a finished run may be committed gzip-compressed (scripts/compress-logs.py):
 # readers take log.jsonl.gz where log.jsonl is absent.
@@ -40,25 +41,40 @@ def open_text(path):
     return None
 
 
-def read_jsonl(path, note=None):
-    """One object per line (path or path.gz); a torn line (a run killed mid-write) is skipped,
-    not fatal."""
+class DamagedLog(Exception):
+    """A log file that cannot be what a run wrote: a .gz cut short or corrupt, or a torn line in
+    a run that says it finished. The commands print it as one line and exit 2."""
+
+
+def read_jsonl(path, note=None, finished=False):
+    """One object per line (path or path.gz). A torn line (a run killed mid-write) is skipped,
+    not fatal, unless the run says it `finished` (its resume would have cut the line, so the file
+    was damaged since): then DamagedLog, as for a .gz that ends early or does not decompress."""
     rows = []
     f = open_text(path)
     if f is None:
         return rows
-    with f:
-        for lineno, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            try:
-                obj = json.loads(line)
-            except ValueError:
-                if note is not None:
-                    note(f"{path}:{lineno}: skipped an incomplete or malformed line")
-                continue
-            if isinstance(obj, dict):
-                rows.append(obj)
+    shown = path if os.path.isfile(path) else path + ".gz"
+    try:
+        with f:
+            for lineno, line in enumerate(f, 1):
+                if not line.strip():
+                    continue
+                try:
+                    obj = json.loads(line)
+                except ValueError:
+                    if finished:
+                        raise DamagedLog(f"{shown}:{lineno}: a torn or malformed line in a run whose "
+                                         "summary.json says complete (a damaged copy? restore it, "
+                                         "e.g. git checkout -- the file)")
+                    if note is not None:
+                        note(f"{shown}:{lineno}: skipped an incomplete or malformed line")
+                    continue
+                if isinstance(obj, dict):
+                    rows.append(obj)
+    except (EOFError, OSError, zlib.error) as e:  # gzip: cut short, or not gzip at all
+        raise DamagedLog(f"{shown}: cannot be read to its end ({e}): a damaged copy? restore it, "
+                         "e.g. git checkout -- the file") from None
     return rows
 
 

@@ -127,6 +127,11 @@ class PlanDefaults:
         what = ("; references from it: " + " and ".join(picked)) if picked else ""
         if untuned:
             what += "; no 1-node reference yet (its lr at S is not chosen: v3.1 phase 1b)"
+        plan = read_plan(results_dir, model)
+        open_ = plan_cells(plan, model, plan["lr_at_S"].keys())[1] if cells is not None else []
+        if open_ and only is None:
+            what += ("; no rows yet for " + ", ".join(f"`{c}`" for c in sorted(open_)) +
+                     " (lr at S not chosen yet: v3.1 phase 1b)")
         rows = "" if only else (
             "; rows and lines: the cells at their lr at S (v3.1 amendment; `--only .` for every "
             "run)" if cells is not None else

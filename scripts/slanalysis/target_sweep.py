@@ -21,6 +21,7 @@ from .bootstrap import interval, named_draws
 from .formatting import md_table, mean_sd
 from .profiles import profile_compute
 from .targets import crossing_step, final_value
+from .variants import running
 
 INF = math.inf
 DEFAULT_FACTORS = {"dev_ce": (1.00, 1.05, 1.10, 1.15, 1.20, 1.25, 1.30),
@@ -73,10 +74,13 @@ class Cell:
     """One speed-up: the point estimate on the seeds as they are, its interval, and how many
     replicates had none."""
 
-    def __init__(self, t_ref, t, low, high, undefined, reps):
+    def __init__(self, t_ref, t, low, high, undefined, reps, seeds=2):
         self.t_ref, self.t = t_ref, t
         self.point = speedup(t_ref, t)
-        self.low, self.high, self.undefined, self.reps = low, high, undefined, reps
+        # one seed of the variant: the bootstrap resamples nothing of it, so no interval is shown
+        self.seeds = seeds
+        self.low, self.high = (low, high) if seeds > 1 else (None, None)
+        self.undefined, self.reps = undefined, reps
 
 
 class Sweep:
@@ -97,7 +101,9 @@ class Sweep:
         self._cells = {}
 
     def ok(self):
-        """'' when the reference has a final value in every seed, else why not."""
+        """'' when the reference has finished and has a final value in every seed, else why not."""
+        if running(self.d4):
+            return f"`{self.d4.name}` has not finished yet (update {self.d4.steps})"
         if None in self.finals:
             return f"`{self.d4.name}`: a seed without validations of {self.key}"
         return ""
@@ -136,7 +142,7 @@ class Sweep:
             values.append(speedup(mean_time(theirs, rep[pr], tb, profile, network),
                                   mean_time(mine, rep[pv], tb, profile, network)))
         low, high, undefined = interval(values, self.level)
-        return Cell(t_ref, t, low, high, undefined, self.reps)
+        return Cell(t_ref, t, low, high, undefined, self.reps, len(mine))
 
 
 def fmt_bound(x):
@@ -186,8 +192,14 @@ def sweep_lines(model, sweep, factors, profiles, networks, d1, shown, preface=()
             f"reference `{d1.name if d1 else 'none'}`.", "",
             "Targets: " + ", ".join(f"{factor_label(f)} = {sweep.target(f):.4f}" for f in factors), "",
             "Steps to target (interpolated between validations; mean +- sd over seeds):", ""]
+    if any(len(v.runs) < 2 for v in shown):
+        out[-2:-2] = ["A variant of one seed gets a point estimate and no interval (the bootstrap "
+                      "has none of its seeds to resample).", ""]
+    def now(v):  # a variant none of whose seeds has finished: no steps or speed-ups yet
+        return f"running (update {v.steps})"
     rows = [[v.name, v.method, str(v.nodes), str(len(v.runs))] +
-            [steps_text(sweep.steps(f, v)) for f in factors] for v in shown]
+            ([now(v)] * len(factors) if running(v) else [steps_text(sweep.steps(f, v)) for f in factors])
+            for v in shown]
     out += md_table(["variant", "method", "nodes", "seeds"] + factor_head(factors), rows) + [""]
     for prof in profiles:
         for net in networks:
@@ -197,7 +209,8 @@ def sweep_lines(model, sweep, factors, profiles, networks, d1, shown, preface=()
                 out += [f"### {model}: speed-up over {title} (`{ref.name}`), {prof['name']}, "
                         f"{net.name}", ""]
                 rows = [[v.name, v.method, str(v.nodes), str(len(v.runs))] +
-                        [cell_text(sweep.cell(f, prof, net, v, ref)) for f in factors]
+                        ([now(v)] * len(factors) if running(v) else
+                         [cell_text(sweep.cell(f, prof, net, v, ref)) for f in factors])
                         for v in shown if v is not ref]
                 out += md_table(["variant", "method", "nodes", "seeds"] + factor_head(factors),
                                 rows) + [""]

@@ -42,6 +42,12 @@ def finished(run):
     return getattr(run, "status", "complete") == "complete" or diverged(run)
 
 
+def running(variant):
+    """No seed of the variant has finished (group_variants keeps unfinished seeds only then):
+    its curves stop where the run is now, so "not reached" would be a guess."""
+    return not any(finished(r) for r in variant.runs)
+
+
 def summary_finished(summary):
     """finished() read from a run's summary.json dict (None or {}: not finished)."""
     return bool(summary) and (summary.get("status") == "complete" or

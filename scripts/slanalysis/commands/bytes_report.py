@@ -8,7 +8,7 @@ import os
 import sys
 
 from ..comm_model import upgrade_run
-from ..logfiles import read_json, read_jsonl
+from ..logfiles import DamagedLog, read_json, read_jsonl
 from .common import UsageError, fail
 
 PROGRAM = "bytes-report.py"
@@ -40,7 +40,7 @@ def main(argv, prog=PROGRAM):
         return 2
     try:
         report(argv)
-    except UsageError as e:
+    except (UsageError, DamagedLog) as e:
         return fail(prog, e)
     except KeyError as e:
         return fail(prog, f"a log line lacks {e} (bytes-report needs every step logged with "

@@ -21,7 +21,6 @@ virtual-clock time to target (scripts/vclock.py) for every hardware profile x pr
 with speed-ups over 4-node dense and over 1 node.
 Exit status: 0 done, 2 bad arguments or no experiments.
 """
-import argparse
 import shlex
 import sys
 
@@ -30,21 +29,21 @@ from ..claims_v2 import v2_sections
 from ..experiment import by_model, load_experiments
 from ..notes import Notes
 from ..variants import group_variants
-from .common import (UsageError, guarded, networks_in_logs_or_fail, profiles_or_fail, results_dir_or_fail,
+from .common import (Parser, NON_NEGATIVE, POSITIVE, number_type, UsageError, guarded, networks_in_logs_or_fail, profiles_or_fail, results_dir_or_fail,
                      write_atomic)
 
 PROGRAM = "claims.py"
 
 
 def parse_args(argv, prog):
-    p = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
+    p = Parser(prog=prog, description=__doc__.split("\n\n")[0])
     p.add_argument("results_dir", metavar="RESULTS_DIR")
     p.add_argument("--network", action="append",
                    help="network of modeled time (repeatable; default: 1gbe and 10gbe)")
-    p.add_argument("--target-bleu", type=float,
+    p.add_argument("--target-bleu", type=POSITIVE,
                    help="target dev BLEU (default: 90%% of the best dev BLEU of the 4-node "
                         "dense run of the same model type)")
-    p.add_argument("--target-ce", type=float,
+    p.add_argument("--target-ce", type=POSITIVE,
                    help="target dev cross-entropy (default: 110%% of the last dev CE of the "
                         "4-node dense run of the same model type)")
     p.add_argument("--out", help="write the markdown here too (atomically)")
@@ -52,9 +51,9 @@ def parse_args(argv, prog):
                    "tables of the reproduction-v2 suite")
     p.add_argument("--profile", action="append", help="hardware profile for --v2 (repeatable; "
                    "default configs/hardware/*.json)")
-    p.add_argument("--ce-margin", type=float, default=0.02,
+    p.add_argument("--ce-margin", type=NON_NEGATIVE, default=0.02,
                    help="--v2 targets: dev CE <= (1 + margin) x the plateau (default 0.02)")
-    p.add_argument("--bleu-fraction", type=float, default=0.95,
+    p.add_argument("--bleu-fraction", type=number_type(0, 1, low_open=True), default=0.95,
                    help="--v2 targets: dev BLEU >= fraction x the plateau (default 0.95)")
     return p.parse_args(argv)
 

@@ -23,12 +23,12 @@ import os
 import shlex
 import sys
 
-from ..claims_v3 import MODELS, evaluate
+from ..claims_v3 import CLAIM3_PROFILE, MODELS, evaluate
 from ..claims_v3_text import markdown
 from ..experiment import load_experiments
 from ..network import PRESETS, with_link_terms
 from ..notes import Notes
-from .common import (UsageError, add_bootstrap_args, add_link_terms_arg, bootstrap_args_or_fail, guarded,
+from .common import (Parser, UsageError, add_bootstrap_args, add_link_terms_arg, bootstrap_args_or_fail, guarded,
                      link_terms_or_fail, profiles_or_fail, results_dir_or_fail, write_atomic)
 
 PROGRAM = "claims-v3"
@@ -46,7 +46,7 @@ def positive(text):
 
 
 def parse_args(argv, prog):
-    p = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
+    p = Parser(prog=prog, description=__doc__.split("\n\n")[0])
     p.add_argument("results_dir", nargs="?", default=os.path.join(REPO, "results", "repro-v3"),
                    metavar="RESULTS_DIR")
     for m in MODELS:
@@ -70,6 +70,9 @@ def run(args, argv, prog):
     results_dir_or_fail(args.results_dir)
     bootstrap_args_or_fail(args)
     profiles = profiles_or_fail(args.profile)
+    if not any(os.path.basename(p["path"]) == CLAIM3_PROFILE for p in profiles):
+        raise UsageError(f"--profile: claim 3's verdict is read on configs/hardware/{CLAIM3_PROFILE}, "
+                         f"which is not among them (add --profile configs/hardware/{CLAIM3_PROFILE})")
     terms = link_terms_or_fail(args.link_terms)
     networks = {n: with_link_terms(net, terms) for n, net in PRESETS.items()}
     notes = Notes(prog)

@@ -11,20 +11,19 @@ Writes CLOCK_DIR/validation.json and validation-table.md (and the figure
 modeled-vs-measured.png with matplotlib) unless --out-json / --out-md / --figure name other
 files, so on results/clock it rewrites the committed files (same runs: same content); prints
 the table. Exit status 0; 2 on bad arguments or no runs."""
-import argparse
 import json
 import os
 
 from ..clock_validation import SKIP, fit, load_runs, row, within
 from ..formatting import md_table
 from ..profiles import step_compute_s
-from .common import UsageError, guarded, profiles_or_fail
+from .common import Parser, number_type, UsageError, guarded, profiles_or_fail
 
 PROGRAM = "clock-validation"
 
 
 def parse_args(argv, prog):
-    p = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
+    p = Parser(prog=prog, description=__doc__.split("\n\n")[0])
     p.add_argument("clock_dir", metavar="CLOCK_DIR")
     p.add_argument("--profile", help="hardware profile of this CPU (configs/hardware/*.json) for "
                                      "the whole-run prediction")
@@ -33,7 +32,7 @@ def parse_args(argv, prog):
                    help="... and these link rates, each of which must have runs (default: those "
                    "of 100mbit,1gbit that have runs: where the link, not the CPU, paces the "
                    "transfer; loopback TCP tops out near 3.4 Gbit/s here)")
-    p.add_argument("--skip", type=int, default=SKIP, help="leave out the first steps (5)")
+    p.add_argument("--skip", type=number_type(0, integer=True), default=SKIP, help="leave out the first steps (5)")
     p.add_argument("--out-json", help="default CLOCK_DIR/validation.json")
     p.add_argument("--out-md", help="default CLOCK_DIR/validation-table.md")
     p.add_argument("--figure", help="default CLOCK_DIR/modeled-vs-measured.png")

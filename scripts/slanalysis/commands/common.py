@@ -1,10 +1,45 @@
 """What every command does alike: refuse bad arguments with one line and exit 2, load
 profiles, write outputs atomically, import matplotlib only when a figure is asked for."""
+import argparse
+import math
 import os
 import sys
 
+from ..logfiles import DamagedLog
 from ..profiles import load_profiles
 from ..variants import group_variants
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, but a bad argument is one line (`prog: error: ... (see --help)`) and exit 2,
+    not the usage block first."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
+
+
+def number_type(low=None, high=None, low_open=False, integer=False):
+    """An argparse type: a finite number in [low, high] ((low, high] with low_open), so a value
+    such as --bandwidth-gbps 0 or --bleu-fraction 2 is refused with one line, not divided by or
+    used to print nonsense."""
+    def parse(text):
+        try:
+            x = int(text) if integer else float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r}: want {'an integer' if integer else 'a number'}")
+        bad = not math.isfinite(x) or (low is not None and (x <= low if low_open else x < low)) or \
+            (high is not None and x > high)
+        if bad:
+            lo = "" if low is None else (f"> {low:g}" if low_open else f">= {low:g}")
+            hi = "" if high is None else f"<= {high:g}"
+            kind = "an integer" if integer else "a finite number"
+            raise argparse.ArgumentTypeError(f"{text!r}: want {kind} {' and '.join(t for t in (lo, hi) if t)}")
+        return x
+    return parse
+
+
+POSITIVE = number_type(0, low_open=True)
+NON_NEGATIVE = number_type(0)
 
 
 class UsageError(Exception):
@@ -116,7 +151,7 @@ def guarded(prog, fn, *args):
     where a folder is wanted), turned into its one-line message and exit status 2."""
     try:
         return fn(*args)
-    except UsageError as e:
+    except (UsageError, DamagedLog) as e:
         return fail(prog, e)
     except OSError as e:
         return fail(prog, f"{e.filename}: {e.strerror}" if e.filename else e)

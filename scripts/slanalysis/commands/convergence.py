@@ -12,27 +12,39 @@ phase 2's ladder or in the v3.1 re-check at dense's lr at S),
 1 one is not (or cannot be told),
 2 bad arguments or no 4-node dense variant.
 """
-import argparse
 
 from ..convergence import BudgetCheck, budget_ladder, find_long_run, ladder_lr
 from ..experiment import load_experiments
 from ..notes import Notes
-from ..references import variant_references
+from ..references import plan_budget, read_plan, variant_references
 from ..variants import group_variants
-from .common import UsageError, guarded, results_dir_or_fail
+from .common import Parser, NON_NEGATIVE, UsageError, guarded, results_dir_or_fail
 
 PROGRAM = "convergence"
 
 
 def parse_args(argv, prog):
-    p = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
+    p = Parser(prog=prog, description=__doc__.split("\n\n")[0])
     p.add_argument("results_dir", metavar="RESULTS_DIR")
     p.add_argument("--model", help="only this model type (e.g. transformer)")
     p.add_argument("--short", help="variant run to S (default: the 4-node dense reference)")
     p.add_argument("--long", help="variant run to 2S (default: <short>-2xS)")
-    p.add_argument("--ce-tol", type=float, default=0.02, help="relative dev CE limit (0.02)")
-    p.add_argument("--bleu-tol", type=float, default=1.0, help="test BLEU limit (1.0)")
+    p.add_argument("--ce-tol", type=NON_NEGATIVE, default=0.02, help="relative dev CE limit (0.02)")
+    p.add_argument("--bleu-tol", type=NON_NEGATIVE, default=1.0, help="test BLEU limit (1.0)")
     return p.parse_args(argv)
+
+
+def recheck_pending(results_dir, model, ladder):
+    """The line for a v3.1 re-check that plan.json asks for and the ladder lacks (its 2S run not
+    finished, or never to be run), else ''."""
+    plan = read_plan(results_dir, model) or {}
+    S = plan_budget(plan)
+    lr = (((plan.get("lr_at_S") or {}).get("4node-dense") or {}).get("chosen_lr"))
+    if S is None or lr is None or any(ladder_lr(s) and float(ladder_lr(s)) == lr for s, _ in ladder):
+        return ""
+    status = (plan.get("budget_at_lr_at_S") or {}).get("status", "")
+    why = status if status.startswith("not run") else "pending: its 2S run has not finished"
+    return f"{model} at lr {lr:g} (v3.1 re-check): S = {S} vs 2S = {2 * S}: {why}"
 
 
 def main(argv, prog=PROGRAM):
@@ -66,6 +78,9 @@ def run(args, prog):
                                         c.status, f"cannot tell yet ({c.why})") for c in pairs))
                 checks += pairs
                 met = met or first is not None
+            pending = recheck_pending(args.results_dir, model, ladder)
+            if pending:
+                print(pending)
             ok.append(met)
             continue
         short, _ = variant_references(variants, args.short)

@@ -12,7 +12,6 @@ profile on --profile-network (scripts/vclock.py): <model>-{dev_ce,bleu,loss}-vs-
 +- 1 sd band: <model>-{dev_ce,bleu}-bands-vs-{steps,virtual-...}.png.
 Exit status: 0 done, 2 bad arguments or no experiments, 1 plotting libraries missing.
 """
-import argparse
 import os
 import re
 import shlex
@@ -28,19 +27,19 @@ from ..references import summary_references
 from ..summary import default_target, summary_lines
 from ..variants import group_variants
 from ..virtual_time import annotate
-from .common import (UsageError, fail, guarded, networks_in_logs_or_fail, profiles_or_fail, pyplot,
+from .common import (Parser, POSITIVE, UsageError, fail, guarded, networks_in_logs_or_fail, profiles_or_fail, pyplot,
                      results_dir_or_fail, write_atomic)
 
 PROGRAM = "plot.py"
 
 
 def parse_args(argv, prog):
-    p = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
+    p = Parser(prog=prog, description=__doc__.split("\n\n")[0])
     p.add_argument("results_dir", metavar="RESULTS_DIR")
     p.add_argument("--out", help="output folder (default: RESULTS_DIR/figures)")
     p.add_argument("--network", default="10gbe",
                    help="network of modeled_time_s to plot against (default 10gbe)")
-    p.add_argument("--target-bleu", type=float,
+    p.add_argument("--target-bleu", type=POSITIVE,
                    help="target dev BLEU for time-to-target (default: 90%% of the best "
                         "BLEU over all runs of the same model type)")
     p.add_argument("--profile", action="append", metavar="P.json",

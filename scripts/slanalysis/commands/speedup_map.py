@@ -36,7 +36,6 @@ the selection cost of the profile itself (measured or modeled), as vclock.py com
 Figures need matplotlib (Debian: /usr/bin/python3); --no-plot writes only the table.
 Exit status: 0 done, 2 bad arguments or no experiments, 1 plotting libraries missing.
 """
-import argparse
 import os
 import re
 import shlex
@@ -50,7 +49,7 @@ from ..notes import Notes
 from ..references import PlanDefaults, variant_references
 from ..targets import target_for
 from ..variants import group_variants
-from .common import (UsageError, add_link_terms_arg, fail, guarded, link_terms_or_fail,
+from .common import (Parser, NON_NEGATIVE, POSITIVE, UsageError, add_link_terms_arg, fail, guarded, link_terms_or_fail,
                      profiles_or_fail, pyplot, results_dir_or_fail, selection_or_fail,
                      validated_experiments_or_fail, write_atomic)
 
@@ -58,7 +57,7 @@ PROGRAM = "speedup_map.py"
 
 
 def parse_args(argv, prog):
-    p = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
+    p = Parser(prog=prog, description=__doc__.split("\n\n")[0])
     p.add_argument("results_dir")
     p.add_argument("--out", help="output folder (default RESULTS_DIR/figures)")
     p.add_argument("--profile", action="append", help="hardware profile (repeatable; default "
@@ -67,9 +66,9 @@ def parse_args(argv, prog):
     p.add_argument("--target-rule", choices=("plateau", "v1", "final"),
                    help="plateau (v2's), v1, or final (v3's: x1.05 of 4-node dense's final dev "
                         "CE); default: final in a reproduction-v3 tree, else plateau")
-    p.add_argument("--target-ce", type=float)
-    p.add_argument("--target-bleu", type=float)
-    p.add_argument("--latency-us", type=float, default=20.0)
+    p.add_argument("--target-ce", type=POSITIVE)
+    p.add_argument("--target-bleu", type=POSITIVE)
+    p.add_argument("--latency-us", type=NON_NEGATIVE, default=20.0)
     p.add_argument("--grid", type=int, default=61)
     add_link_terms_arg(p)
     p.add_argument("--ref4", help="variant name of the 4-node dense reference")

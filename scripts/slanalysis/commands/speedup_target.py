@@ -34,7 +34,7 @@ from ..notes import Notes
 from ..references import PlanDefaults, variant_references
 from ..target_sweep import DEFAULT_FACTORS, Sweep, sweep_lines
 from ..variants import group_variants
-from .common import (UsageError, add_bootstrap_args, add_link_terms_arg, bootstrap_args_or_fail,
+from .common import (Parser, UsageError, add_bootstrap_args, add_link_terms_arg, bootstrap_args_or_fail,
                      fail, guarded, link_terms_or_fail, profiles_or_fail, pyplot,
                      results_dir_or_fail, selection_or_fail, validated_experiments_or_fail,
                      write_atomic)
@@ -53,7 +53,7 @@ def factors_arg(text):
 
 
 def parse_args(argv, prog):
-    p = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
+    p = Parser(prog=prog, description=__doc__.split("\n\n")[0])
     p.add_argument("results_dir", metavar="RESULTS_DIR")
     p.add_argument("--metric", choices=("ce", "bleu"), default="ce")
     p.add_argument("--factors", type=factors_arg,

@@ -15,7 +15,6 @@ Usage: analyze.py v3-status [RESULTS_DIR] [--suites DIR] [--out FILE] [--no-refr
                 1500 updates and at S (needs matplotlib: /usr/bin/python3)
   defaults: results/repro-v3, configs/repro-v3
 Exit status 0; 2 when no model has a plan.json."""
-import argparse
 import importlib.util
 import os
 import statistics
@@ -25,14 +24,14 @@ from ..formatting import md_table
 from ..logfiles import read_json, read_jsonl
 from ..v3_rules import lr_label
 from ..variants import summary_finished
-from .common import UsageError, fail, guarded, pyplot, write_atomic
+from .common import Parser, UsageError, fail, guarded, pyplot, write_atomic
 
 PROGRAM = "v3-status"
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
 
 def parse_args(argv, prog):
-    p = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
+    p = Parser(prog=prog, description=__doc__.split("\n\n")[0])
     p.add_argument("results_dir", nargs="?", default=os.path.join(REPO, "results", "repro-v3"))
     p.add_argument("--suites", default=os.path.join(REPO, "configs", "repro-v3"),
                    help="folder of the suite files the driver writes (<model>.json)")

@@ -32,7 +32,6 @@ interpolated linearly (only needed for steps nobody validated at).
 
 Pure Python (no numpy), so it runs under any python3.
 """
-import argparse
 import os
 
 from ..clock import RunClock
@@ -43,23 +42,23 @@ from ..logfiles import number
 from ..network import PRESETS, Network, with_link_terms
 from ..notes import silent
 from ..profiles import profile_compute
-from .common import UsageError, add_link_terms_arg, guarded, link_terms_or_fail, profiles_or_fail
+from .common import Parser, NON_NEGATIVE, POSITIVE, UsageError, add_link_terms_arg, guarded, link_terms_or_fail, profiles_or_fail
 
 PROGRAM = "vclock.py"
 
 
 def parse_args(argv, prog):
-    p = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
+    p = Parser(prog=prog, description=__doc__.split("\n\n")[0])
     sub = p.add_subparsers(dest="cmd", required=True)
     f = sub.add_parser("flops")
     f.add_argument("config")
-    f.add_argument("--tgt-tokens", type=float)
+    f.add_argument("--tgt-tokens", type=POSITIVE)
     c = sub.add_parser("clock")
     c.add_argument("run_dir")
     c.add_argument("--profile", required=True)
     c.add_argument("--network", default="1gbe", choices=sorted(PRESETS))
-    c.add_argument("--bandwidth-gbps", type=float)
-    c.add_argument("--latency-us", type=float, default=0.0)
+    c.add_argument("--bandwidth-gbps", type=POSITIVE)
+    c.add_argument("--latency-us", type=NON_NEGATIVE, default=0.0)
     add_link_terms_arg(c)
     m = sub.add_parser("measure")
     m.add_argument("run_dirs", nargs="+")

@@ -519,7 +519,8 @@ class ClaimsV3(env.Case):
         r = self.speedup_vs_target()
         # the 1-node control is not tuned yet: no 1-node reference (its phase-1 run is not one)
         self.assertIn(f"references from it: `{tuned}`; no 1-node reference yet (its lr at S is "
-                      "not chosen: v3.1 phase 1b); rows and lines: the cells at their lr at S",
+                      "not chosen: v3.1 phase 1b); no rows yet for `4node-sparse` (lr at S not "
+                      "chosen yet: v3.1 phase 1b); rows and lines: the cells at their lr at S",
                       r.stdout)
         self.assertIn(f"Reference `{tuned}` (3 seed(s))", r.stdout)
         self.assertIn("1-node reference `none`", r.stdout)
@@ -531,14 +532,16 @@ class ClaimsV3(env.Case):
         with open(os.path.join(self.root, "transformer", "plan.json"), "w") as f:
             json.dump(plan, f)
         r = self.speedup_vs_target()
-        self.assertIn(f"references from it: `{tuned}` and `{tokens}`; rows and lines", r.stdout)
+        self.assertIn(f"references from it: `{tuned}` and `{tokens}`; no rows yet for `4node-sparse` "
+                      "(lr at S not chosen yet: v3.1 phase 1b); rows and lines", r.stdout)
         # speedup-map: the same references and rows, v3's principal target (x1.05 of the mean
         # final dev CE: 1.05 x 1.9 = 1.995)
         m = env.run_script(["scripts/analyze.py", "speedup-map", self.root, "--model",
                             "transformer", "--profile", self.profile, "--link-terms", "paper",
                             "--no-plot", "--out", os.path.join(self.work, "maps")])
         self.assertEqual(m.returncode, 0, m.stderr)
-        self.assertIn(f"references from it: `{tuned}` and `{tokens}`; rows and lines", m.stdout)
+        self.assertIn(f"references from it: `{tuned}` and `{tokens}`; no rows yet for `4node-sparse` "
+                      "(lr at S not chosen yet: v3.1 phase 1b); rows and lines", m.stdout)
         self.assertIn("Target: dev CE <= 1.9950 (x1.05 of 4-node dense's final dev CE 1.9000 "
                       f"(mean over its seeds)). References: 4-node dense `{tuned}`, 1 node "
                       f"`{tokens}`", m.stdout)

@@ -60,12 +60,42 @@ class Commands(env.Case):
                 (["scripts/analyze.py", "v3-status", "--suites", "/nonexistent"],
                  "--suites /nonexistent: not a folder"),
                 (["scripts/analyze.py", "speedup-vs-target", "results", "--boot", "0"],
-                 "--boot 0: want at least 1")):
+                 "--boot 0: want at least 1"),
+                # numbers a command would divide by or print nonsense with: refused by argparse,
+                # one line (no usage block)
+                (["scripts/analyze.py", "vclock", "clock", "results/repro/rnn/rnn-4node-dense-s1",
+                  "--bandwidth-gbps", "0"], "argument --bandwidth-gbps: '0': want a finite number > 0"),
+                (["scripts/analyze.py", "claims", "results/repro", "--bleu-fraction", "2"],
+                 "'2': want a finite number > 0 and <= 1"),
+                (["scripts/analyze.py", "claims", "results/repro", "--target-ce", "nan"],
+                 "'nan': want a finite number > 0"),
+                (["scripts/analyze.py", "clock-validation", "results/clock", "--skip", "-1"],
+                 "'-1': want an integer >= 0"),
+                (["scripts/analyze.py", "claims-v3", "results/repro-v3", "--profile",
+                  "configs/hardware/cpu-here-1thread.json"],
+                 "claim 3's verdict is read on configs/hardware/gpu-class-assumed.json")):
             r = env.run_script(args)
             self.assertEqual(r.returncode, 2, args)
             self.assertIn(message, r.stderr, args)
             self.assertNotIn("Traceback", r.stderr, args)
             self.assertEqual(r.stdout, "", args)   # no half-printed table before the error
+            self.assertEqual(len(r.stderr.strip().splitlines()), 1, (args, r.stderr))
+
+    def test_a_damaged_log_is_one_line_and_exit_2(self):
+        import shutil
+        import tempfile
+        with tempfile.TemporaryDirectory() as d:
+            run = os.path.join(d, "rnn-4node-dense-s1")
+            shutil.copytree(os.path.join(env.REPO, "results/repro/rnn/rnn-4node-dense-s1"), run)
+            gz = os.path.join(run, "log.jsonl.gz")
+            with open(gz, "r+b") as f:
+                f.truncate(os.path.getsize(gz) // 2)
+            for args in (["scripts/analyze.py", "claims", d], ["scripts/bytes-report.py", run, run],
+                         ["scripts/analyze.py", "speedup-vs-target", d, "--no-plot", "--out", d]):
+                r = env.run_script(args)
+                self.assertEqual(r.returncode, 2, args)
+                self.assertIn(f"{gz}: cannot be read to its end", r.stderr, args)
+                self.assertNotIn("Traceback", r.stderr, args)
 
     def test_bytes_report_warns_of_a_torn_line(self):
         import json

@@ -3,7 +3,7 @@
 import os
 
 import analysis_env as env
-from slanalysis.logfiles import find_experiment_dirs, number, read_json, read_jsonl
+from slanalysis.logfiles import DamagedLog, find_experiment_dirs, number, read_json, read_jsonl
 from slanalysis.notes import Notes
 
 
@@ -24,6 +24,29 @@ class LogFiles(env.Case):
         # line 5 is the torn one; the blank line 2 and the list on line 3 are not reported
         self.assertEqual(seen, [f"{path}:5: skipped an incomplete or malformed line"])
         self.assertEqual(read_jsonl(os.path.join(self.work, "missing.jsonl")), [])
+
+    def test_a_damaged_log_of_a_finished_run_is_an_error(self):
+        import gzip
+        path = os.path.join(self.work, "log.jsonl")
+        with open(path, "w") as f:
+            f.write('{"step": 1}\n{"step": 2, "tra')
+        # a run killed mid-write: the torn line is skipped; a run that says it finished: its
+        # resume would have cut the line, so the file was damaged since
+        self.assertEqual(read_jsonl(path, finished=False), [{"step": 1}])
+        with self.assertRaises(DamagedLog) as e:
+            read_jsonl(path, finished=True)
+        self.assertTrue(str(e.exception).startswith(f"{path}:2: a torn or malformed line"), e.exception)
+        # a .gz cut short (as a partial copy leaves it): never readable to its end
+        os.remove(path)
+        data = gzip.compress(b"".join(b'{"step": %d}\n' % i for i in range(2000)))
+        with open(path + ".gz", "wb") as f:
+            f.write(data[: len(data) // 2])
+        with self.assertRaises(DamagedLog) as e:
+            read_jsonl(path)
+        self.assertTrue(str(e.exception).startswith(f"{path}.gz: cannot be read to its end"), e.exception)
+        with open(path + ".gz", "wb") as f:
+            f.write(b"not gzip at all\n")
+        self.assertRaises(DamagedLog, read_jsonl, path)
 
     def test_read_jsonl_takes_the_gzip_copy_when_the_plain_file_is_absent(self):
         import gzip

@@ -119,6 +119,27 @@ class TargetSweep(env.Case):
         c = w.cell(1.0, self.prof, NET, self.v["tf-4node-partial"], self.d4)
         self.close(c.point, (275 + 300) / 2 * D / ((250 + 200) / 2 * P))
 
+    def test_one_seed_has_no_interval_and_a_running_variant_no_numbers(self):
+        s = self.sweep()
+        # tf-4node-sparse has one seed: a point, no interval (nothing of it to resample)
+        one = Sweep(self.variants, "dev_ce", self.d4, reps=3)
+        c = one.cell(1.5, self.prof, NET, self.v["tf-4node-sparse"], self.d4)
+        self.assertIsNone(c.low)
+        self.assertTrue(cell_text(c).endswith("x"), cell_text(c))
+        # a variant none of whose seeds has finished: its curve stops where the run is now
+        for r in self.v["tf-4node-sparse"].runs:
+            r.status = "running"
+        from slanalysis.target_sweep import sweep_lines
+        text = "\n".join(sweep_lines("transformer", s, [1.25], [self.prof], [NET], self.d1,
+                                      self.variants))
+        self.assertIn("| tf-4node-sparse | sparse | 4 | 1 | running (update 300) |", text)
+        self.assertNotIn("| tf-4node-sparse | sparse | 4 | 1 | not reached |", text)
+        self.assertIn("A variant of one seed gets a point estimate and no interval", text)
+        # the reference itself still running: no targets at all
+        for r in self.d4.runs:
+            r.status = "running"
+        self.assertIn("has not finished yet", self.sweep().ok())
+
     def test_speedup_rules(self):
         self.assertEqual(speedup(2.0, 1.0), 2.0)
         self.assertEqual(speedup(2.0, INF), 0.0)
