@@ -48,7 +48,7 @@ def positive(text):
 def parse_args(argv, prog):
     p = Parser(prog=prog, description=__doc__.split("\n\n")[0])
     p.add_argument("results_dir", nargs="?", default=os.path.join(REPO, "results", "repro-v3"),
-                   metavar="RESULTS_DIR")
+                   metavar="RESULTS_DIR", help="the v3 tree (default results/repro-v3)")
     for m in MODELS:
         p.add_argument(f"--S-{m}", type=positive, dest=f"S_{m}", metavar="N",
                        help=f"the {m}'s budget S (default: {m}/plan.json's budget.S)")

@@ -58,24 +58,26 @@ PROGRAM = "speedup_map.py"
 
 def parse_args(argv, prog):
     p = Parser(prog=prog, description=__doc__.split("\n\n")[0])
-    p.add_argument("results_dir")
+    p.add_argument("results_dir", metavar="RESULTS_DIR")
     p.add_argument("--out", help="output folder (default RESULTS_DIR/figures)")
     p.add_argument("--profile", action="append", help="hardware profile (repeatable; default "
                    "configs/hardware/*.json)")
-    p.add_argument("--metric", choices=("ce", "bleu"), default="ce")
+    p.add_argument("--metric", choices=("ce", "bleu"), default="ce",
+                   help="time to a dev CE target (default) or to a dev BLEU target")
     p.add_argument("--target-rule", choices=("plateau", "v1", "final"),
                    help="plateau (v2's), v1, or final (v3's: x1.05 of 4-node dense's final dev "
                         "CE); default: final in a reproduction-v3 tree, else plateau")
-    p.add_argument("--target-ce", type=POSITIVE)
-    p.add_argument("--target-bleu", type=POSITIVE)
-    p.add_argument("--latency-us", type=NON_NEGATIVE, default=20.0)
-    p.add_argument("--grid", type=int, default=61)
+    p.add_argument("--target-ce", type=POSITIVE, help="a fixed dev CE target (instead of --target-rule's)")
+    p.add_argument("--target-bleu", type=POSITIVE, help="a fixed dev BLEU target (with --metric bleu)")
+    p.add_argument("--latency-us", type=NON_NEGATIVE, default=20.0,
+                   help="per-hop latency of the map's networks, microseconds (default 20)")
+    p.add_argument("--grid", type=int, default=61, help="points per axis of the map (default 61)")
     add_link_terms_arg(p)
     p.add_argument("--ref4", help="variant name of the 4-node dense reference")
     p.add_argument("--ref1", help="variant name of the 1-node reference")
     p.add_argument("--only", metavar="REGEX", help="rows and curves only for variants whose name "
                    "matches REGEX (the references always)")
-    p.add_argument("--no-plot", action="store_true")
+    p.add_argument("--no-plot", action="store_true", help="tables only, no figures (no matplotlib needed)")
     p.add_argument("--model", help="only this model type (e.g. transformer)")
     p.add_argument("--tag", default="", help="suffix of the output file names (e.g. -ce4.0)")
     return p.parse_args(argv)

@@ -32,7 +32,8 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.a
 
 def parse_args(argv, prog):
     p = Parser(prog=prog, description=__doc__.split("\n\n")[0])
-    p.add_argument("results_dir", nargs="?", default=os.path.join(REPO, "results", "repro-v3"))
+    p.add_argument("results_dir", metavar="RESULTS_DIR", nargs="?", default=os.path.join(REPO, "results", "repro-v3"),
+                   help="the v3 tree (default results/repro-v3)")
     p.add_argument("--suites", default=os.path.join(REPO, "configs", "repro-v3"),
                    help="folder of the suite files the driver writes (<model>.json)")
     p.add_argument("--out", help="also write the markdown here")
