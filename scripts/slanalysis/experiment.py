@@ -6,7 +6,7 @@ run itself (summary.json, else the last log line), never from a list kept here."
 import os
 
 from .comm_model import upgrade_run
-from .logfiles import find_experiment_dirs, number, read_json, read_jsonl
+from .logfiles import DamagedLog, find_experiment_dirs, number, read_json, read_jsonl
 
 
 class Experiment:
@@ -35,6 +35,15 @@ class Experiment:
         if steps is None:
             steps = number(last.get("step"))
         self.steps = int(steps) if steps is not None else 0
+        # A finished run logs every train.log_every updates to its end: a log of a complete run
+        # that stops earlier was cut (at a line boundary, so no torn line shows it).
+        train = self.config.get("train") if isinstance(self.config.get("train"), dict) else {}
+        every = number(train.get("log_every")) or 1
+        logged = number(last.get("step"))
+        if finished and logged is not None and self.steps and logged + every <= self.steps:
+            raise DamagedLog(f"{os.path.join(path, 'log.jsonl')}: ends at update {int(logged)}, but "
+                             f"summary.json says the run completed {self.steps} (logging every "
+                             f"{int(every)}): a damaged copy? restore it, e.g. git checkout -- the file")
         if self.summary is None:
             self.status, self.reason = "incomplete", "no summary.json"
         else:

@@ -33,6 +33,31 @@ class Experiments(env.Case):
         self.assertEqual((e.nodes, e.method, e.bytes_per_step, e.best_bleu), (2, "sparse", 80_000.0, None))
         self.assertIn("rnn-runs/rnn-2node-sparse: no validation results", " ".join(self.notes.lines))
 
+    def test_a_complete_run_whose_log_was_cut_is_damaged(self):
+        import os
+        import shutil
+        from slanalysis.logfiles import DamagedLog
+        root = env.plot_fixtures(self.work)
+        run = os.path.join(root, "paper-small", "tf-4node-partial")
+        cut = os.path.join(self.work, "cut", "tf-4node-partial")
+        shutil.copytree(run, cut)
+        log = os.path.join(cut, "log.jsonl")
+        with open(log) as f:
+            lines = f.readlines()
+        # 20 lines, every 50 updates to 1000; cut after update 900 at a line boundary
+        with open(log, "w") as f:
+            f.writelines(lines[:18])
+        with self.assertRaises(DamagedLog) as e:
+            load_experiments(os.path.join(self.work, "cut"), self.notes)
+        self.assertIn("ends at update 900, but summary.json says the run completed 1000 (logging "
+                      "every 50)", str(e.exception))
+        with open(log, "w") as f:   # up to 950: update 1000's line is missing too
+            f.writelines(lines[:19])
+        self.assertRaises(DamagedLog, load_experiments, os.path.join(self.work, "cut"), self.notes)
+        with open(log, "w") as f:   # whole again
+            f.writelines(lines)
+        self.assertEqual(len(load_experiments(os.path.join(self.work, "cut"), self.notes)[0].log), 20)
+
     def test_by_model_order(self):
         groups = by_model(self.exps.values())
         self.assertEqual(list(groups), ["rnn", "transformer"])
