@@ -9,7 +9,7 @@ import sys
 
 from ..comm_model import upgrade_run
 from ..logfiles import DamagedLog, read_json, read_jsonl
-from .common import UsageError, fail
+from .common import Parser, UsageError, fail
 
 PROGRAM = "bytes-report.py"
 
@@ -31,15 +31,20 @@ def rows_of(d):
     return rows
 
 
+def parse_args(argv, prog):
+    p = Parser(prog=prog, description=__doc__.split("\n\n")[0],
+               epilog="Prints a markdown table: mean bytes sent per node and step, the ratio to "
+                      "BASELINE_DIR's, modeled total time on 1gbe and 10gbe, and for each averaging "
+                      "step the parameter divergence before and after averaging.")
+    p.add_argument("baseline_dir", metavar="BASELINE_DIR", help="the run the ratios are against")
+    p.add_argument("run_dirs", metavar="RUN_DIR", nargs="+", help="runs to report (their log.jsonl)")
+    return p.parse_args(argv)
+
+
 def main(argv, prog=PROGRAM):
-    if "-h" in argv or "--help" in argv:
-        print(__doc__)
-        return 0
-    if len(argv) < 2:
-        print(__doc__, file=sys.stderr)
-        return 2
+    args = parse_args(argv, prog)
     try:
-        report(argv)
+        report([args.baseline_dir] + args.run_dirs)
     except (UsageError, DamagedLog) as e:
         return fail(prog, e)
     except KeyError as e:
