@@ -43,6 +43,8 @@ def recheck_pending(results_dir, model, ladder):
     if S is None or lr is None or any(ladder_lr(s) and float(ladder_lr(s)) == lr for s, _ in ladder):
         return ""
     status = (plan.get("budget_at_lr_at_S") or {}).get("status", "")
+    if status not in ("", "running") and not status.startswith("not run"):
+        return ""   # decided, under a name the ladder shows (dense's lr at S = its phase-1 lr)
     why = status if status.startswith("not run") else "pending: its 2S run has not finished"
     return f"{model} at lr {lr:g} (v3.1 re-check): S = {S} vs 2S = {2 * S}: {why}"
 

@@ -127,6 +127,26 @@ class BudgetLadder(env.Case):
         self.assertIn("(-3.03%; limit 2%): NOT within", r.stdout)
         self.assertIn("transformer: S = 200 is the first that meets the rule", r.stdout)
 
+    def test_a_recheck_plan_json_asks_for_is_pending_until_its_runs_exist(self):
+        import json
+        import os
+        os.makedirs(os.path.join(self.root, "transformer"))
+        plan = {"budget": {"S": 200}, "lr_at_S": {"4node-dense": {"chosen_lr": 0.001}}}
+        path = os.path.join(self.root, "transformer", "plan.json")
+
+        def line():
+            with open(path, "w") as f:
+                json.dump(plan, f)
+            r = env.run_script(["scripts/analyze.py", "convergence", self.root])
+            return [x for x in r.stdout.splitlines() if "re-check" in x]
+        self.assertEqual(line(), ["transformer at lr 0.001 (v3.1 re-check): S = 200 vs 2S = 400: "
+                                  "pending: its 2S run has not finished"])
+        plan["budget_at_lr_at_S"] = {"status": "not run: 2S exceeds the cap"}
+        self.assertEqual(line(), ["transformer at lr 0.001 (v3.1 re-check): S = 200 vs 2S = 400: "
+                                  "not run: 2S exceeds the cap"])
+        plan["budget_at_lr_at_S"] = {"status": "met"}   # decided: nothing pending
+        self.assertEqual(line(), [])
+
     def test_command(self):
         r = env.run_script(["scripts/analyze.py", "convergence", self.root])
         self.assertEqual(r.returncode, 0, r.stderr)
