@@ -78,20 +78,21 @@ def plan_cells(plan, model, cells):
 
 
 def plan_references(results_dir, model):
-    """(S, 4-node dense variant name, 1-node variant name, cells) of a v3 tree; (None, None,
-    None, None) when the model has no budget S yet. cells: None for a v3 plan; with the v3.1
-    amendment (plan.json lr_at_S) {cell: name} of the cells tuned at S so far, and a reference
-    whose lr at S is not chosen yet is None (no run at a phase-1 lr stands in for it)."""
+    """(S, 4-node dense variant name, 1-node variant name, cells, open cells) of a v3 tree;
+    (None, None, None, None, []) when the model has no budget S yet. cells: None for a v3 plan;
+    with the v3.1 amendment (plan.json lr_at_S) {cell: name} of the cells tuned at S so far, and
+    a reference whose lr at S is not chosen yet is None (no run at a phase-1 lr stands in for
+    it); open cells: plan.json's cells whose lr at S is not chosen yet, sorted."""
     plan = read_plan(results_dir, model)
     S = plan_budget(plan)
     if S is None:
-        return None, None, None, None
+        return None, None, None, None, []
     dense4, tokens = "4node-dense", "1node-dense-equal-tokens"
     if "lr_at_S" not in plan:
-        return S, f"{model}-{dense4}-S{S}", f"{model}-{tokens}-S{S}", None
+        return S, f"{model}-{dense4}-S{S}", f"{model}-{tokens}-S{S}", None, []
     names, open_ = plan_cells(plan, model, plan["lr_at_S"].keys() | {dense4, tokens})
     tuned = {c: n for c, n in names.items() if c not in open_}
-    return S, tuned.get(dense4), tuned.get(tokens), tuned
+    return S, tuned.get(dense4), tuned.get(tokens), tuned, sorted(c for c in open_ if c in plan["lr_at_S"])
 
 
 class PlanDefaults:
@@ -102,7 +103,7 @@ class PlanDefaults:
     (no plan.json budget) everything is left to the caller: ref4 / ref1 as given, shows None."""
 
     def __init__(self, results_dir, model, variants, ref4=None, ref1=None, only=None):
-        S, plan4, plan1, cells = plan_references(results_dir, model)
+        S, plan4, plan1, cells, open_ = plan_references(results_dir, model)
         names = {v.name for v in variants}
         self.S, self.skip, self.preface = S, None, []
         untuned = cells is not None and not ref1 and plan1 is None
@@ -127,10 +128,8 @@ class PlanDefaults:
         what = ("; references from it: " + " and ".join(picked)) if picked else ""
         if untuned:
             what += "; no 1-node reference yet (its lr at S is not chosen: v3.1 phase 1b)"
-        plan = read_plan(results_dir, model)
-        open_ = plan_cells(plan, model, plan["lr_at_S"].keys())[1] if cells is not None else []
         if open_ and only is None:
-            what += ("; no rows yet for " + ", ".join(f"`{c}`" for c in sorted(open_)) +
+            what += ("; no rows yet for " + ", ".join(f"`{c}`" for c in open_) +
                      " (lr at S not chosen yet: v3.1 phase 1b)")
         rows = "" if only else (
             "; rows and lines: the cells at their lr at S (v3.1 amendment; `--only .` for every "
