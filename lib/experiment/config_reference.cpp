@@ -177,7 +177,8 @@ const std::map<std::string, Meaning>& meanings() {
       {"/distributed/average_every",
        {"average parameters across nodes every N steps; 0 = never (the default of dense, powersgd, "
         "demo and sparse-only, whose copies stay identical), 500 otherwise; for diloco the inner "
-        "steps H between outer steps (a period longer than train.max_steps never comes: a warning)"}},
+        "steps H between outer steps (a period longer than train.max_steps never comes: a warning)",
+        "0 or 500 (by method)"}},
       {"/distributed/average_moments", {"also average Adam's moments when averaging parameters"}},
       {"/distributed/encoding", {"sparse and demo: wire format of (index, value) pairs"}},
       {"/distributed/powersgd",
