@@ -61,20 +61,39 @@ std::string kernel_change(const nlohmann::json& segments, const nlohmann::json& 
   return s;
 }
 
-std::string rank_kernel_mismatch(const std::vector<std::string>& blas,
-                                 const std::vector<std::string>& hosts) {
+namespace {
+// "" when every rank's value equals rank 0's, else the sentence's first half: rank 0's value and
+// the first rank that differs (with hosts when known), and how many others differ too.
+std::string ranks_differ(const char* what, const std::vector<std::string>& values,
+                         const std::vector<std::string>& hosts) {
   size_t differ = 0, first = 0;
-  for (size_t r = 1; r < blas.size(); ++r)
-    if (blas[r] != blas[0] && differ++ == 0) first = r;
+  for (size_t r = 1; r < values.size(); ++r)
+    if (values[r] != values[0] && differ++ == 0) first = r;
   if (differ == 0) return "";
   auto host = [&](size_t r) { return r < hosts.size() ? " on " + hosts[r] : std::string(); };
-  std::string s = "the ranks compute on different BLAS kernels: rank 0 on " + blas[0] + host(0) +
-                  ", rank " + std::to_string(first) + " on " + blas[first] + host(first);
+  std::string s = std::string("the ranks compute on different ") + what + ": rank 0 on " + values[0] +
+                  host(0) + ", rank " + std::to_string(first) + " on " + values[first] + host(first);
   if (differ > 1) s += " (and " + std::to_string(differ - 1) + " other rank(s))";
-  s += "; the job is correct, but its products differ from rank to rank in low-order bits, so it "
-       "is not bit-identical to the simulated cluster (give every rank the same OPENBLAS_CORETYPE "
-       "where the CPUs allow)";
   return s;
+}
+}  // namespace
+
+std::string rank_kernel_mismatch(const std::vector<std::string>& blas,
+                                 const std::vector<std::string>& hosts) {
+  std::string s = ranks_differ("BLAS kernels", blas, hosts);
+  if (s.empty()) return s;
+  return s + "; the job is correct, but its products differ from rank to rank in low-order bits, so it "
+             "is not bit-identical to the simulated cluster (give every rank the same OPENBLAS_CORETYPE "
+             "where the CPUs allow)";
+}
+
+std::string rank_gpu_mismatch(const std::vector<std::string>& gpus) {
+  std::string s = ranks_differ("GPUs", gpus, {});
+  if (s.empty()) return s;
+  return s + "; the job is correct, but cuBLAS picks its algorithms per GPU model and version, so "
+             "the ranks' products may differ in low-order bits and the job is not bit-identical to "
+             "the simulated cluster nor to a rerun on other nodes (request one GPU model, e.g. "
+             "Slurm's --gres=gpu:<type>:1 or --constraint)";
 }
 
 }  // namespace sl

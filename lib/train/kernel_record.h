@@ -34,4 +34,8 @@ std::string kernel_change(const nlohmann::json& segments, const nlohmann::json& 
 std::string rank_kernel_mismatch(const std::vector<std::string>& blas,
                                  const std::vector<std::string>& hosts);
 
+// The same for a CUDA job's GPUs, given each rank's CudaDevice::kernels() (GPU model, SMs,
+// memory, cuBLAS version, TF32): nodes of a cluster partition may hold different GPU models.
+std::string rank_gpu_mismatch(const std::vector<std::string>& gpus);
+
 }  // namespace sl

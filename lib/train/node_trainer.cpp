@@ -203,10 +203,22 @@ void NodeRun::resume() {
 // and cuBLAS of a CUDA run) opens another and says so (rank 0 keeps the totals, so it alone
 // decides).
 void NodeRun::note_kernels() {
+#ifdef SL_HAVE_CUDA
+  // Every rank takes part: rank 0 learns the others' GPUs (the CPU BLAS was compared at start-up).
+  const std::string gpu = base_dev_.is_cuda() ? static_cast<const CudaDevice&>(base_dev_).kernels() : "";
+  if (base_dev_.is_cuda() && N_ > 1) {
+    std::vector<std::vector<uint8_t>> all;
+    comm_.allgather_bytes(std::vector<uint8_t>(gpu.begin(), gpu.end()), all);
+    std::vector<std::string> gpus;
+    for (const std::vector<uint8_t>& g : all) gpus.emplace_back(g.begin(), g.end());
+    if (const std::string m = rank_gpu_mismatch(gpus); rank_ == 0 && !m.empty())
+      logger_->message("[" + job_.name + "] warning: " + m);
+  }
+#endif
   if (rank_ != 0) return;
   nlohmann::json now = kernel_segment(totals_.step);
 #ifdef SL_HAVE_CUDA
-  if (base_dev_.is_cuda()) now["gpu"] = static_cast<const CudaDevice&>(base_dev_).kernels();
+  if (base_dev_.is_cuda()) now["gpu"] = gpu;
 #endif
   if (!totals_.kernels.empty()) {
     const std::string change = kernel_change(totals_.kernels, now);

@@ -94,5 +94,18 @@ TEST(RankKernelMismatch, NamesRankZeroAndTheFirstThatDiffers) {
             "where the CPUs allow)");
 }
 
+TEST(RankGpuMismatch, SilentWhenAllAgreeAndNamesTheFirstThatDiffers) {
+  const std::string h100 = "NVIDIA H100 80GB HBM3, sm_90, 132 SMs, 79 GiB, cuBLAS 13.0.0";
+  EXPECT_EQ(rank_gpu_mismatch({h100, h100, h100}), "");
+  EXPECT_EQ(rank_gpu_mismatch({h100}), "");
+  const std::string a100 = "NVIDIA A100-SXM4-80GB, sm_80, 108 SMs, 79 GiB, cuBLAS 13.0.0";
+  EXPECT_EQ(rank_gpu_mismatch({h100, h100 + ", TF32", a100}),
+            "the ranks compute on different GPUs: rank 0 on " + h100 + ", rank 1 on " + h100 +
+                ", TF32 (and 1 other rank(s)); the job is correct, but cuBLAS picks its algorithms "
+                "per GPU model and version, so the ranks' products may differ in low-order bits and "
+                "the job is not bit-identical to the simulated cluster nor to a rerun on other nodes "
+                "(request one GPU model, e.g. Slurm's --gres=gpu:<type>:1 or --constraint)");
+}
+
 }  // namespace
 }  // namespace sl
