@@ -153,6 +153,7 @@ void DeviceDistributedStrategy::exchange(float* grad, int64_t step, StepStats& s
   }
   dev_.synchronize();  // the scatter-adds are asynchronous: a host clock must wait for them
   stats.decompress_seconds += wall_seconds() - t0;
+  stats.compress_clock = "device_wall";
 
   float tau;
   static_assert(sizeof tau == sizeof sel.tau_key, "");

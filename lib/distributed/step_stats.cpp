@@ -33,6 +33,7 @@ void StepStats::to_json(nlohmann::json& j) const {
     j["compress_s"] = compress_seconds;
     j["decompress_s"] = decompress_seconds;
   }
+  if (j.contains("compress_s") && compress_clock) j["compress_clock"] = compress_clock;
   j["bytes_sent"] = bytes_sent;
   j["bytes_received"] = bytes_received;
   j["analytic_bytes_sent"] = analytic_bytes_sent;

@@ -40,12 +40,16 @@ struct StepStats {
   // Sizes and scalars (token counts, divergence): real traffic, not in the formulas.
   uint64_t control_bytes_sent = 0, control_bytes_received = 0;
 
-  // Local work of a compressing exchange (wall): sparse: selection + packing + residual
-  // update, then the scatter-add of the N received S_m into G; powersgd: the products and
+  // Local work of a compressing exchange: sparse: selection + packing + residual update, then
+  // the scatter-add of the N received S_m into G; powersgd: the products and
   // orthonormalisation, then G = P^ Q^T and E_n; demo: momentum, DCT, top-k, IDCT of the sent
-  // part, then the scatter-add and the IDCT of the sum.
+  // part, then the scatter-add and the IDCT of the sum. Read on `compress_clock`: "thread_cpu"
+  // on the CPU (as compute_s: simulated nodes sharing cores do not inflate it; binaries before
+  // 2026-12-07 read the wall clock here, which did), "device_wall" for the CUDA exchange (the
+  // wall clock after a device synchronisation).
   double compress_seconds = 0;
   double decompress_seconds = 0;
+  const char* compress_clock = nullptr;
   double comm_seconds = 0;  // wall time inside collectives, waiting included
   // Modeled time of this step's collectives on the configured network, and on each preset
   // of network_preset_names() so logs can be re-plotted for any of them.

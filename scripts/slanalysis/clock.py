@@ -5,8 +5,11 @@
   c      compute seconds of one step on one node, from a hardware profile (profiles.py)
   SEL(t) gradient-selection seconds summed over steps 1..t: "measured" (the logged
          strategy.compress_s + strategy.decompress_s of node 0, each logged value standing for
-         the steps since the previous log line) or modeled from throughputs
-         (P / select_values_per_s + N * pairs / scatter_values_per_s per sparse step)
+         the steps since the previous log line; thread CPU seconds, or wall seconds in logs
+         without strategy.compress_clock, an upper bound where simulated nodes share cores),
+         modeled from throughputs (P / select_values_per_s + N * pairs / scatter_values_per_s
+         per sparse step), or "none" (free: the lower bound, analyze.py speedup-vs-target
+         --no-selection-cost)
   X, Y   ring bytes and latency hops of steps 1..t; X * 8 / B + Y * a is network.ring_comm_s
 
 X(t), Y(t) and the measured compute C(t) are recovered EXACTLY (no interpolation) at every
@@ -57,6 +60,7 @@ class RunClock:
         self.cxy = by_step
         self.tokens = tokens
         sel, pairs = [], []
+        self.sel_clock = None  # the clock of the logged selection seconds: selection_clock()
         for r in self.log:
             st = r.get("strategy") if isinstance(r.get("strategy"), dict) else {}
             s = number(r.get("step"))
@@ -65,10 +69,14 @@ class RunClock:
             c, d = number(st.get("compress_s")), number(st.get("decompress_s"))
             if c is not None or d is not None:
                 sel.append((int(s), (c or 0.0) + (d or 0.0)))
+                if isinstance(st.get("compress_clock"), str):
+                    self.sel_clock = st["compress_clock"]
             k = number(r.get("pairs"))
             if k is not None:
                 pairs.append((int(s), k))
         self.sel_points, self.pair_points = sorted(sel), sorted(pairs)
+        if self.sel_points and self.sel_clock is None:
+            self.sel_clock = "wall"  # binaries before 2026-12-07 (docs/LOG_FORMAT.md)
 
     def last_step(self):
         return self.steps[-1]
@@ -105,9 +113,9 @@ class RunClock:
 
     def selection_s(self, t, selection):
         """SEL(t): selection seconds over steps 1..t (0 for methods that select nothing)."""
-        if not self.sel_points:
-            return 0.0
         mode = selection.get("mode", "measured")
+        if not self.sel_points or mode == "none":
+            return 0.0
         if mode == "measured":
             return piecewise_sum(self.sel_points, t)
         if mode == "modeled":

@@ -28,8 +28,8 @@ def load_profile(path):
     p.setdefault("overhead_s", 0.0)  # a number, or {model type: seconds}
     p.setdefault("selection", {"mode": "measured"})
     sel = p["selection"]
-    if not isinstance(sel, dict) or sel.get("mode", "measured") not in ("measured", "modeled"):
-        raise ValueError(f"{path}: selection.mode must be \"measured\" or \"modeled\"")
+    if not isinstance(sel, dict) or sel.get("mode", "measured") not in ("measured", "modeled", "none"):
+        raise ValueError(f"{path}: selection.mode must be \"measured\", \"modeled\" or \"none\"")
     if sel.get("mode") == "modeled" and number(sel.get("select_values_per_s")) is None:
         raise ValueError(f"{path}: selection mode \"modeled\" needs a number select_values_per_s")
     p.setdefault("sensitivity", [1.0])
@@ -63,3 +63,12 @@ def step_compute_s(profile, config, tgt_tokens=None, scale=1.0):
 def profile_compute(profile, clock, scale=1.0):
     """(c, how) for the run behind clock (a clock.RunClock: its config and tokens per step)."""
     return step_compute_s(profile, clock.config, clock.tokens_per_node_step(), scale)
+
+
+def without_selection_cost(profile):
+    """A copy of the profile whose selection costs nothing (mode "none"): the lower bound of
+    a compressing method's virtual time, beside its measured or modeled selection."""
+    p = dict(profile)
+    p["selection"] = {"mode": "none"}
+    p["name"] = f"{profile['name']}, selection free"
+    return p

@@ -3,7 +3,7 @@
 Usage: analyze.py speedup-vs-target RESULTS_DIR [--metric ce|bleu] [--factors 1.0,1.05,...]
                   [--profile P.json ...] [--network 1gbe ...] [--ref4 NAME] [--ref1 NAME]
                   [--reference mean|worst] [--only REGEX] [--model M] [--boot 1000]
-                  [--seed 1] [--out DIR] [--tag T] [--no-plot]
+                  [--seed 1] [--out DIR] [--tag T] [--no-plot] [--no-selection-cost]
 
 Targets are factors of the 4-node dense reference's final dev CE (default x1.00..x1.30) or
 final dev BLEU (x0.90..x1.00), means over its seeds (--reference worst: its worst seed's). For every seed variant, the step at which
@@ -29,7 +29,9 @@ import sys
 
 from ..experiment import load_experiments
 from ..formatting import slug
+from ..clock import RunClock
 from ..network import PRESETS, with_link_terms
+from ..profiles import without_selection_cost
 from ..notes import Notes
 from ..references import PlanDefaults, variant_references
 from ..target_sweep import DEFAULT_FACTORS, Sweep, sweep_lines
@@ -76,7 +78,26 @@ def parse_args(argv, prog):
     p.add_argument("--out", help="output folder (default RESULTS_DIR/figures)")
     p.add_argument("--tag", default="", help="suffix of the output file names")
     p.add_argument("--no-plot", action="store_true")
+    p.add_argument("--no-selection-cost", action="store_true",
+                   help="charge every method's compression (SEL) at 0 on every profile: the lower "
+                        "bound of its time, beside the profile's own selection model")
     return p.parse_args(argv)
+
+
+def selection_notes(exps, profiles):
+    """A paragraph when SEL is charged as measured from logs that hold wall seconds (binaries
+    before 2026-12-07): name those runs' methods and say it is an upper bound."""
+    if all(pr["selection"].get("mode", "measured") != "measured" for pr in profiles):
+        return []
+    clocks = [RunClock(e) for e in exps]
+    walled = sorted({c.method or "?" for c in clocks if c.sel_clock == "wall"})
+    if not walled:
+        return []
+    return ["On the profiles whose selection is measured, SEL(t) of " + ", ".join(walled) +
+            " comes from logs whose compress_s / decompress_s are wall seconds (binaries before "
+            "2026-12-07): where simulated nodes shared cores they overstate the local work, so "
+            "those times are upper bounds (DeMo's by far the most: docs/LOG_FORMAT.md, "
+            "`compress_clock`). `--no-selection-cost` gives the lower bounds.", ""]
 
 
 def main(argv, prog=PROGRAM):
@@ -97,6 +118,8 @@ def run(args, argv, prog):
                                          args.results_dir)
     selection_or_fail(exps, args.ref4, args.ref1, only, args.results_dir)
     profiles = profiles_or_fail(args.profile)
+    if args.no_selection_cost:
+        profiles = [without_selection_cost(pr) for pr in profiles]
     terms = link_terms_or_fail(args.link_terms)
     networks = [with_link_terms(PRESETS[n], terms) for n in (args.network or list(PRESETS))]
     plt = None
@@ -123,6 +146,7 @@ def run(args, argv, prog):
            f"seed {args.seed}; every variant's seeds are resampled, the reference's too (which "
            "moves the target with them). Profiles: " +
            ", ".join(f"`{os.path.relpath(pr['path'])}` ({pr['name']})" for pr in profiles), ""]
+    out += selection_notes(exps, profiles)
     figures = []
     for model, variants in group_variants(exps).items():
         plan = PlanDefaults(args.results_dir, model, variants, args.ref4, args.ref1, only)

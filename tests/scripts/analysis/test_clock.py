@@ -45,6 +45,20 @@ class Clock(env.Case):
         self.close(self.partial.selection_s(100, {"mode": "modeled", "select_values_per_s": 1e4,
                                                   "scatter_values_per_s": 1e3}), 7.0)
         self.assertEqual(self.one.selection_s(100, {"mode": "measured"}), 0.0)
+        # "none": free, whatever was logged (the lower bound)
+        self.assertEqual(self.partial.selection_s(200, {"mode": "none"}), 0.0)
+
+    def test_selection_clock(self):
+        # the fixture's strategy rows name no clock: wall seconds (binaries before 2026-12-07)
+        self.assertEqual(self.partial.sel_clock, "wall")
+        self.assertIsNone(self.one.sel_clock)  # dense: nothing selected, no clock
+        run = type("Run", (), {})()
+        run.config, run.valid, run.parameters = {"cluster": {"nodes": 4}}, [], None
+        run.log = [{"step": s, "strategy": {"compress_s": 0.003, "decompress_s": 0.001,
+                                           "compress_clock": "thread_cpu"}} for s in (10, 20)]
+        clock = RunClock(run)
+        self.assertEqual(clock.sel_clock, "thread_cpu")
+        self.close(clock.selection_s(20, {"mode": "measured"}), 0.08)  # 20 steps x 0.004
 
     def test_time(self):
         # t 200, c 0.05, 10 Gbit/s, 10 us: 10 + 2 + 2e7 * 8e-10 + 1800 * 1e-5 = 12.034

@@ -5,7 +5,8 @@ import os
 
 import analysis_env as env
 from slanalysis.flops import flops_per_step
-from slanalysis.profiles import load_profile, load_profiles, step_compute_s
+from slanalysis.profiles import (load_profile, load_profiles, step_compute_s,
+                                 without_selection_cost)
 from test_flops import TCFG
 
 
@@ -19,6 +20,14 @@ class Profiles(env.Case):
         cfg = json.loads(json.dumps(TCFG))
         cfg["model"]["d_model"] = 8
         self.close(step_compute_s(prof, cfg, 10)[0], 0.5 + flops_per_step(cfg, 10)[0] / 28800.0)
+
+    def test_without_selection_cost(self):
+        prof = load_profile(env.fix_profile(self.work))
+        free = without_selection_cost(prof)
+        self.assertEqual(free["selection"], {"mode": "none"})
+        self.assertEqual(free["name"], prof["name"] + ", selection free")
+        self.assertNotEqual(prof["selection"], {"mode": "none"})  # the original is untouched
+        self.close(step_compute_s(free, TCFG)[0], 0.05)  # c unchanged
 
     def test_defaults_and_shipped(self):
         names = [os.path.basename(p["path"]) for p in load_profiles(None)]

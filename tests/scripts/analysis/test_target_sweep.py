@@ -11,6 +11,8 @@ Reference value: the mean of 4-node dense's final dev CE 3.0 and 3.5 = 3.25.
 Steps to target T, interpolated between validations (s0, x0) -> (s1, x1):
   s0 + (s1 - s0) (x0 - T) / (x0 - x1)"""
 
+import os
+
 import analysis_env as env
 import make_target_fixtures
 from slanalysis.network import PRESETS
@@ -169,6 +171,19 @@ class TargetSweep(env.Case):
         self.assertIn(f"| {S_C:.2f}x [", line)
         self.assertIn(f"| {O_C:.2f}x [", r.stdout)
         self.assertIn("network model: PAPER.md's ring model", r.stdout)
+        # the fixture's SEL rows name no clock: wall seconds, so the measured SEL is an upper bound
+        self.assertIn("SEL(t) of sparse, sparse+partial comes from logs whose compress_s / decompress_s "
+                      "are wall seconds", r.stdout)
+        # selection free: partial 0.05 + 0.0008 + 0.00045 = 0.05125 s per step, so at x1.25
+        # 14.776875 / (182.8125 * 0.05125) = 1.5772x over dense; the note has no place there
+        free = env.run_script(args + ["--no-selection-cost", "--tag=-free"])
+        self.assertEqual(free.returncode, 0, free.stderr)
+        self.assertNotIn("wall seconds", free.stdout)
+        self.assertIn("fix, selection free, 1gbe", free.stdout)
+        fline = next(x for x in free.stdout.splitlines() if x.startswith("| tf-4node-partial")
+                     and "reference not reached" in x)
+        self.assertIn(f"| {T_DENSE / (182.8125 * 0.05125):.2f}x [", fline)
+        self.assertTrue(os.path.exists(self.work + "/o/speedup-vs-target-dev-ce-free.md"))
         # with a measured link (eta 0.5: every bandwidth second doubles) dense, whose time has
         # more communication, slows more than partial: the speed-up over dense grows
         terms = self.work + "/validation.json"
