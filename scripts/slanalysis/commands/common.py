@@ -5,6 +5,7 @@ import math
 import os
 import sys
 
+from ..clock import RunClock
 from ..logfiles import DamagedLog
 from ..profiles import load_profiles
 from ..variants import group_variants
@@ -155,3 +156,22 @@ def guarded(prog, fn, *args):
         return fail(prog, e)
     except OSError as e:
         return fail(prog, f"{e.filename}: {e.strerror}" if e.filename else e)
+
+
+def wall_selection_note(exps, profiles=None):
+    """A paragraph when a measured selection cost (SEL on a profile whose selection is
+    measured, or the maps' f; profiles=None) comes from logs that hold wall seconds (binaries
+    before 2026-12-07): name those runs' methods and say it is an upper bound."""
+    if profiles is not None and all(pr["selection"].get("mode", "measured") != "measured"
+                                    for pr in profiles):
+        return []
+    walled = sorted({c.method or "?" for c in map(RunClock, exps) if c.sel_clock == "wall"})
+    if not walled:
+        return []
+    where = ("On the profiles whose selection is measured, SEL(t)" if profiles is not None
+             else "The measured selection cost (f, and SEL on measured profiles)")
+    return [f"{where} of " + ", ".join(walled) + " comes from logs whose compress_s / "
+            "decompress_s are wall seconds (binaries before 2026-12-07): where simulated nodes "
+            "shared cores they overstate the local work, so those times are upper bounds "
+            "(DeMo's by far the most: docs/LOG_FORMAT.md, `compress_clock`)" +
+            (". `--no-selection-cost` gives the lower bounds." if profiles is not None else "."), ""]

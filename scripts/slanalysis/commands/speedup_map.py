@@ -51,7 +51,7 @@ from ..targets import target_for
 from ..variants import group_variants
 from .common import (Parser, NON_NEGATIVE, POSITIVE, UsageError, add_link_terms_arg, fail, guarded, link_terms_or_fail,
                      profiles_or_fail, pyplot, results_dir_or_fail, selection_or_fail,
-                     validated_experiments_or_fail, write_atomic)
+                     validated_experiments_or_fail, wall_selection_note, write_atomic)
 
 PROGRAM = "speedup_map.py"
 
@@ -133,6 +133,7 @@ def run(args, argv, prog):
            "the preset's own latency in the table. Network model: " + terms.describe() +
            ". Profiles: " +
            ", ".join(f"`{os.path.relpath(pr['path'])}` ({pr['name']})" for pr in profiles), ""]
+    out += wall_selection_note(exps)
     figures = []
     for model, variants in group_variants(exps).items():
         plan = PlanDefaults(args.results_dir, model, variants, args.ref4, args.ref1, only)

@@ -29,7 +29,6 @@ import sys
 
 from ..experiment import load_experiments
 from ..formatting import slug
-from ..clock import RunClock
 from ..network import PRESETS, with_link_terms
 from ..profiles import without_selection_cost
 from ..notes import Notes
@@ -39,7 +38,7 @@ from ..variants import group_variants
 from .common import (Parser, UsageError, add_bootstrap_args, add_link_terms_arg, bootstrap_args_or_fail,
                      fail, guarded, link_terms_or_fail, profiles_or_fail, pyplot,
                      results_dir_or_fail, selection_or_fail, validated_experiments_or_fail,
-                     write_atomic)
+                     wall_selection_note, write_atomic)
 
 PROGRAM = "speedup-vs-target"
 
@@ -82,22 +81,6 @@ def parse_args(argv, prog):
                    help="charge every method's compression (SEL) at 0 on every profile: the lower "
                         "bound of its time, beside the profile's own selection model")
     return p.parse_args(argv)
-
-
-def selection_notes(exps, profiles):
-    """A paragraph when SEL is charged as measured from logs that hold wall seconds (binaries
-    before 2026-12-07): name those runs' methods and say it is an upper bound."""
-    if all(pr["selection"].get("mode", "measured") != "measured" for pr in profiles):
-        return []
-    clocks = [RunClock(e) for e in exps]
-    walled = sorted({c.method or "?" for c in clocks if c.sel_clock == "wall"})
-    if not walled:
-        return []
-    return ["On the profiles whose selection is measured, SEL(t) of " + ", ".join(walled) +
-            " comes from logs whose compress_s / decompress_s are wall seconds (binaries before "
-            "2026-12-07): where simulated nodes shared cores they overstate the local work, so "
-            "those times are upper bounds (DeMo's by far the most: docs/LOG_FORMAT.md, "
-            "`compress_clock`). `--no-selection-cost` gives the lower bounds.", ""]
 
 
 def main(argv, prog=PROGRAM):
@@ -146,7 +129,7 @@ def run(args, argv, prog):
            f"seed {args.seed}; every variant's seeds are resampled, the reference's too (which "
            "moves the target with them). Profiles: " +
            ", ".join(f"`{os.path.relpath(pr['path'])}` ({pr['name']})" for pr in profiles), ""]
-    out += selection_notes(exps, profiles)
+    out += wall_selection_note(exps, profiles)
     figures = []
     for model, variants in group_variants(exps).items():
         plan = PlanDefaults(args.results_dir, model, variants, args.ref4, args.ref1, only)
