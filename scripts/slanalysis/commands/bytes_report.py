@@ -1,7 +1,8 @@
-"""Bytes, divergence and modeled time of runs, from their log.jsonl files only.
+"""Bytes, divergence and modeled time of runs, from their log.jsonl (and summary.json) files.
 
 Usage: bytes-report.py BASELINE_DIR RUN_DIR [RUN_DIR ...]
-Prints a markdown table: mean bytes sent per node and step, the ratio to BASELINE_DIR's,
+Prints a markdown table: mean bytes sent per node and step (summary.json's bytes_per_step
+where it covers the log), the ratio to BASELINE_DIR's,
 modeled total time on 1gbe and 10gbe, and for each averaging step the parameter divergence
 before and after averaging."""
 import os
@@ -53,20 +54,36 @@ def main(argv, prog=PROGRAM):
     return 0
 
 
+def bytes_per_step(d, rows):
+    """(mean bytes a node sent per step, exact?). Exact from summary.json's bytes_per_step
+    (the run's total over its steps) when it covers the logged steps, or from a log with every
+    step in it; else the mean over the logged steps, which with log_every > 1 over-weights the
+    averaging steps (always logged) and is marked as an estimate."""
+    summary = read_json(os.path.join(d, "summary.json"), lambda m: None) or {}
+    last = rows[-1]["step"]
+    if isinstance(summary.get("bytes_per_step"), (int, float)) and summary.get("steps") == last:
+        return float(summary["bytes_per_step"]), True
+    mean = sum(r["bytes_sent"] for r in rows) / len(rows)
+    return mean, [r["step"] for r in rows] == list(range(rows[0]["step"], last + 1))
+
+
 def report(dirs):
     runs = {d: rows_of(d) for d in dirs}   # every folder checked before the table starts
-    base = runs[dirs[0]]
-    base_bytes = sum(r["bytes_sent"] for r in base) / len(base)
+    per_step = {d: bytes_per_step(d, runs[d]) for d in dirs}
+    base_bytes = per_step[dirs[0]][0]
     print("| run | method | nodes | steps | bytes/step/node | vs baseline | modeled s 1gbe | modeled s 10gbe |")
     print("|---|---|---|---|---|---|---|---|")
     divergences = []
+    estimated = False
     for d in dirs:
         rows = runs[d]
-        b = sum(r["bytes_sent"] for r in rows) / len(rows)
+        b, exact = per_step[d]
+        estimated |= not exact
         last = rows[-1]
         m = last["modeled_time_s"]
         print(f"| {os.path.basename(d.rstrip('/'))} | {last['method']} | {last['nodes']} | {last['step']} "
-              f"| {b:,.0f} | {100 * b / base_bytes:.2f}% | {m['1gbe']:.1f} | {m['10gbe']:.1f} |")
+              f"| {b:,.0f}{'' if exact else ' (est.)'} | {100 * b / base_bytes:.2f}% | {m['1gbe']:.1f} "
+              f"| {m['10gbe']:.1f} |")
         divergences += [(os.path.basename(d.rstrip('/')), r["step"], r["divergence"], r["divergence_after"])
                         for r in rows if "divergence" in r]
     if divergences:
@@ -74,4 +91,7 @@ def report(dirs):
         print("|---|---|---|---|")
         for name, step, before, after in divergences:
             print(f"| {name} | {step} | {before:.6g} | {after:.6g} |")
-    print("\n(bytes: mean over logged steps of the per-node payload; log_every should be 1)")
+    print("\n(bytes: the per-node payload per step, summary.json's bytes_per_step, or the mean over "
+          "a log with every step in it" + ("; est. = the mean over the logged steps of a run "
+          "without a summary.json for them, logged every few steps: averaging steps, always "
+          "logged, weigh too much" if estimated else "") + ")")

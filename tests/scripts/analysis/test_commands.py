@@ -114,6 +114,32 @@ class Commands(env.Case):
             self.assertEqual((r.returncode, r.stdout), (2, ""), r.stderr)
             self.assertIn("nope: not a folder", r.stderr)
 
+    def test_bytes_report_per_step_from_the_summary(self):
+        import json
+        import tempfile
+        line = {"method": "sparse+partial", "nodes": 4, "modeled_time_s": {"1gbe": 1.0, "10gbe": 0.5}}
+        with tempfile.TemporaryDirectory() as d:
+            base, run = os.path.join(d, "base"), os.path.join(d, "run")
+            for folder, rows in ((base, [(1, 100), (2, 100), (3, 100)]),
+                                 (run, [(100, 10), (200, 10), (300, 10), (400, 10), (500, 1010),
+                                        (600, 10)])):
+                os.makedirs(folder)
+                with open(os.path.join(folder, "log.jsonl"), "w") as f:
+                    f.writelines(json.dumps(dict(line, step=s, bytes_sent=b)) + "\n" for s, b in rows)
+            # every step logged: exact without a summary (100); logged every 100 steps with the
+            # averaging step 500 among them: (5 x 10 + 1010) / 6 = 176.67, marked an estimate
+            r = env.run_script(["scripts/bytes-report.py", base, run])
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertIn("| base | sparse+partial | 4 | 3 | 100 | 100.00% |", r.stdout)
+            self.assertIn("| run | sparse+partial | 4 | 600 | 177 (est.) | 176.67% |", r.stdout)
+            self.assertIn("averaging steps, always logged, weigh too much", r.stdout)
+            # summary.json's total over the 600 steps (599 x 10 + 1010) / 600 = 11.67 is exact
+            with open(os.path.join(run, "summary.json"), "w") as f:
+                json.dump({"steps": 600, "bytes_per_step": 11.6667}, f)
+            r = env.run_script(["scripts/bytes-report.py", base, run])
+            self.assertIn("| run | sparse+partial | 4 | 600 | 12 | 11.67% |", r.stdout)
+            self.assertNotIn("est.", r.stdout)
+
 
 if __name__ == "__main__":
     env.main()
