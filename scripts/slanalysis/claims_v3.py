@@ -519,20 +519,44 @@ def value_at(series, step):
 
 
 def bytes_points(log):
-    """[(step, bytes sent at that step)] from a run's log.jsonl rows (each logged value
-    standing for the steps since the previous row, as clock.piecewise_sum reads them)."""
-    pts = [(int(number(r.get("step"))), number(r.get("bytes_sent"))) for r in log
-           if number(r.get("step")) is not None and number(r.get("bytes_sent")) is not None]
-    return sorted(pts)
+    """([(step, bytes sent at that step)] of the ordinary rows, [(step, bytes)] of the averaging
+    steps) from a run's log.jsonl rows. An ordinary row's value stands for the steps since the
+    previous ordinary row (as clock.piecewise_sum reads them); an averaging step is logged
+    whatever log_every is and stands for itself alone (its all-reduce of the parameters on top
+    of that step's exchange), or a run logged every 100 updates would count it 100 times."""
+    regular, averaging = [], []
+    for r in log:
+        step, sent = number(r.get("step")), number(r.get("bytes_sent"))
+        if step is None or sent is None:
+            continue
+        averaged = "divergence" in r or (r.get("strategy") or {}).get("averaged") is True
+        (averaging if averaged else regular).append((int(step), sent))
+    return sorted(regular), sorted(averaging)
 
 
-def step_at_bytes(points, B, last_step):
-    """The (fractional) update at which the bytes of updates 1..t (clock.piecewise_sum of
-    points) add up to B, linear within a logged interval (its rate is constant); None when the
-    run sends less than B in its last_step updates."""
+def cumulative_bytes(points, averaging, t):
+    """Bytes of updates 1..t: the ordinary rows' piecewise sum, plus at each averaging step
+    <= t what it sent beyond the ordinary rate that covers it (the next ordinary row's)."""
+    total = piecewise_sum(points, t)
+    for s, sent in averaging:
+        if s <= t:
+            rate = next((v for p, v in points if p >= s), points[-1][1] if points else 0.0)
+            total += sent - rate
+    return total
+
+
+def step_at_bytes(points, B, last_step, averaging=()):
+    """The (fractional) update at which the bytes of updates 1..t (cumulative_bytes) add up to
+    B, linear within a logged interval (its rate is constant; an averaging step's extra comes
+    at once, between the update before it and it); None when the run sends less than B in
+    its last_step updates."""
     prev, total = 0, 0.0
-    for step in sorted({min(s, last_step) for s, _ in points} | {last_step}):
-        cum = piecewise_sum(points, step)
+    marks = {min(s, last_step) for s, _ in points} | {last_step}
+    for s, _ in averaging:
+        if s <= last_step:
+            marks |= {max(s - 1, 0), s}
+    for step in sorted(marks):
+        cum = cumulative_bytes(points, averaging, step)
         if cum >= B and cum > total:
             return prev + (step - prev) * (B - total) / (cum - total)
         prev, total = step, cum
@@ -586,12 +610,12 @@ def equal_bytes(models):
                         # beside the rule: the update at which its logged bytes add up to B*
                         # (a method that sends more early, PowerSGD's dense warm-up, gets there
                         # before B* / its mean rate)
-                        pts = bytes_points(x.exp.log)
-                        tc = step_at_bytes(pts, B, x.exp.steps)
-                        cc = (None if not pts else x.values["final_dev_ce"] if tc is None
+                        pts, avg = bytes_points(x.exp.log)
+                        tc = step_at_bytes(pts, B, x.exp.steps, avg)
+                        cc = (None if not (pts or avg) else x.values["final_dev_ce"] if tc is None
                               else value_at(x.series, tc))
                         seeds[s] = {"bytes_per_step": b, "step": min(t, md.S), "dev_ce": ce,
-                                    "step_cumulative": (None if not pts else
+                                    "step_cumulative": (None if not (pts or avg) else
                                                         md.S if tc is None else tc),
                                     "dev_ce_cumulative": cc}
                     row["cells"][k] = {"seeds": seeds,

@@ -468,6 +468,24 @@ class ClaimsV3(env.Case):
         self.close(c3.step_at_bytes([(100, 10.0)], 1500, 300), 150.0)
         self.assertIsNone(c3.step_at_bytes([], 10, 300))
 
+    def test_step_at_bytes_with_averaging_steps(self):
+        # DiLoCo-like: nothing between outer steps, 1000 bytes at the averaging step 200 (logged
+        # beside the rows every 100): the bytes arrive at once, between update 199 and 200
+        log = [{"step": 100, "bytes_sent": 0.0},
+               {"step": 200, "bytes_sent": 1000.0, "divergence": 1.0},
+               {"step": 300, "bytes_sent": 0.0}]
+        pts, avg = c3.bytes_points(log)
+        self.assertEqual((pts, avg), ([(100, 0.0), (300, 0.0)], [(200, 1000.0)]))
+        self.assertEqual(c3.cumulative_bytes(pts, avg, 300), 1000.0)  # not 100 x 1000
+        self.close(c3.step_at_bytes(pts, 500, 300, avg), 199.5)
+        self.close(c3.step_at_bytes(pts, 1000, 300, avg), 200.0)
+        self.assertIsNone(c3.step_at_bytes(pts, 1001, 300, avg))
+        # sparse+partial-like: 10 bytes per update, the averaging step 100 sends 110 (its own 10
+        # plus 100 of parameters): 1100 at update 100, 990 at 99 -> 1050 at 99 + 60 / 110
+        pts, avg = [(100, 10.0), (200, 10.0)], [(100, 110.0)]
+        self.close(c3.cumulative_bytes(pts, avg, 200), 2100.0)
+        self.close(c3.step_at_bytes(pts, 1050, 200, avg), 99 + 60 / 110)
+
     def test_speedup_vs_target_takes_references_and_rows_from_plan(self):
         """In a v3 tree speedup-vs-target's defaults are the phase-3 cells at plan.json's S:
         a budget run with a shorter name (4node-dense-S30) is neither the reference nor a row."""
