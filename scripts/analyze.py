@@ -6,7 +6,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from slanalysis.commands.dispatch import main  # noqa: E402
+from slanalysis.commands.dispatch import entry, main  # noqa: E402
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    entry(main, sys.argv[1:])

@@ -6,6 +6,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from slanalysis.commands import claims  # noqa: E402
+from slanalysis.commands.dispatch import entry  # noqa: E402
 
 if __name__ == "__main__":
-    sys.exit(claims.main(sys.argv[1:]))
+    entry(claims.main, sys.argv[1:])

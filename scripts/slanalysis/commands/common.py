@@ -154,6 +154,8 @@ def guarded(prog, fn, *args):
         return fn(*args)
     except (UsageError, DamagedLog) as e:
         return fail(prog, e)
+    except BrokenPipeError:
+        raise  # the reader stopped early: dispatch.entry ends quietly
     except OSError as e:
         return fail(prog, f"{e.filename}: {e.strerror}" if e.filename else e)
 

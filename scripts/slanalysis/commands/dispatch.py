@@ -1,5 +1,6 @@
 """One entry point for every analysis command: analyze.py COMMAND [ARGS]."""
 import importlib
+import os
 import sys
 
 # command -> (module of slanalysis.commands, what it does)
@@ -38,3 +39,16 @@ def main(argv):
         return 2
     module = importlib.import_module(f"{__package__}.{COMMANDS[argv[0]][0]}")
     return module.main(argv[1:], prog=f"analyze.py {argv[0]}")
+
+
+def entry(command_main, argv):
+    """Runs a command's main from a script and exits with its status. A reader that stops
+    early (`analyze.py ... | head`) closes the pipe: that ends the command quietly, as it
+    does for any Unix filter, instead of with a traceback."""
+    try:
+        status = command_main(argv)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
+        status = 1
+    sys.exit(status)

@@ -21,6 +21,24 @@ class Commands(env.Case):
         self.assertIn("unknown command 'nope'", r.stderr)
         self.assertEqual(env.run_script(["scripts/analyze.py"]).returncode, 2)
 
+    def test_a_reader_that_stops_early_ends_the_command_quietly(self):
+        # `analyze.py ... | head`: the write after the reader left raises BrokenPipeError in
+        # the command; dispatch.entry ends with status 1 and no traceback, as a Unix filter
+        import subprocess
+        import sys
+        code = ("import sys; sys.path.insert(0, 'scripts')\n"
+                "from slanalysis.commands.dispatch import entry\n"
+                "def main(argv):\n"
+                "    print('first line', flush=True)\n"
+                "    raise BrokenPipeError(32, 'Broken pipe')\n"
+                "entry(main, [])\n")
+        r = subprocess.run([sys.executable, "-c", code], cwd=env.REPO, capture_output=True, text=True)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertEqual(r.stderr, "")
+        ok = subprocess.run([sys.executable, "-c", code.replace("    raise BrokenPipeError(32, 'Broken pipe')\n", "    return 0\n")],
+                            cwd=env.REPO, capture_output=True, text=True)
+        self.assertEqual((ok.returncode, ok.stdout), (0, "first line\n"), ok.stderr)
+
     def test_old_names_are_the_same_commands(self):
         for cmd, script in OLD_NAMES.items():
             new = env.run_script(["scripts/analyze.py", cmd, "--help"])
