@@ -234,7 +234,8 @@ class Conflict(Exception):
 
 def same_setting(got, want):
     """A resolved config value against a `--set` string: booleans as true / false, numbers to
-    float32 precision (config.json holds float32 values such as 0.10000000149), text exactly."""
+    float32 precision (config.json holds float32 settings as 0.1, or widened, 0.10000000149, from
+    binaries before 2026-12-07), text exactly."""
     if isinstance(got, bool):
         return want == ("true" if got else "false")
     if isinstance(got, (int, float)):

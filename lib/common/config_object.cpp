@@ -1,5 +1,7 @@
 #include "common/config_object.h"
 
+#include <charconv>
+
 #include <algorithm>
 #include <cmath>
 #include <sstream>
@@ -198,6 +200,14 @@ void ConfigObject::finish() const {
                        "unknown key (known keys here: " + list + ")");
     }
   }
+}
+
+double json_float(float f) {
+  char buf[48];
+  const std::to_chars_result r = std::to_chars(buf, buf + sizeof buf, f);  // shortest round trip
+  double d = static_cast<double>(f);
+  std::from_chars(buf, r.ptr, d);  // locale-independent, as to_chars
+  return d;
 }
 
 }  // namespace sl

@@ -71,4 +71,9 @@ class ConfigObject {
   std::set<std::string> read_;
 };
 
+// A float setting as a JSON number: the shortest decimal that reads back as the same float
+// (0.1, not the double 0.10000000149011612 the float widens to), so config.json shows the value
+// as written and a run from it gets the same float.
+double json_float(float f);
+
 }  // namespace sl

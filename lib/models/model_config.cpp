@@ -169,10 +169,10 @@ nlohmann::json to_json(const ModelConfig& cfg) {
     j["ff"] = t.ff;
     j["encoder_layers"] = t.encoder_layers;
     j["decoder_layers"] = t.decoder_layers;
-    j["dropout"] = t.dropout;
-    j["attention_dropout"] = t.attention_dropout;
-    j["relu_dropout"] = t.relu_dropout;
-    j["label_smoothing"] = t.label_smoothing;
+    j["dropout"] = json_float(t.dropout);
+    j["attention_dropout"] = json_float(t.attention_dropout);
+    j["relu_dropout"] = json_float(t.relu_dropout);
+    j["label_smoothing"] = json_float(t.label_smoothing);
     j["tied_embeddings"] = to_string(t.tied_embeddings);
     j["norm"] = t.pre_norm ? "pre" : "post";
     j["max_length"] = t.max_length;
@@ -185,8 +185,8 @@ nlohmann::json to_json(const ModelConfig& cfg) {
     j["enc_dim"] = r.enc_dim;
     j["dec_dim"] = r.dec_dim;
     j["enc_layers"] = r.enc_layers;
-    j["dropout"] = r.dropout;
-    j["label_smoothing"] = r.label_smoothing;
+    j["dropout"] = json_float(r.dropout);
+    j["label_smoothing"] = json_float(r.label_smoothing);
     j["tied_embeddings"] = to_string(r.tied_embeddings);
     j["emb_init"] = to_string(r.emb_init);
     j["deep_output"] = r.linear_output ? "linear" : "tanh";

@@ -38,6 +38,18 @@ until ! flock -n "$dir/.lock" true 2>/dev/null; do sleep 0.02; done  # until it 
 kill $holder; wait $holder 2>/dev/null
 rm -f "$dir/.lock"  # planted above
 grep -q "warning" "$work/rerun.err" && fail "an unchanged suite warned about its settings"
+# config.json as binaries before 2026-12-07 wrote float settings (widened to double:
+# 0.10000000149011612) holds the same settings as the shortest form written now (0.1)
+grep -q '"dropout": 0.1,' "$dir/config.json" || fail "config.json does not write the float dropout as 0.1"
+python3 - "$dir/config.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+c["model"]["dropout"] = 0.10000000149011612
+c["train"]["adam"]["beta2"] = 0.9800000190734863
+json.dump(c, open(sys.argv[1], "w"), indent=2)
+PY
+"$bin" "${suite[@]}" 2> "$work/widened.err" || { cat "$work/widened.err"; fail "suite rerun on a widened config.json"; }
+grep -q "warning" "$work/widened.err" && { cat "$work/widened.err"; fail "float settings written widened by an older binary were taken for other settings"; }
 # The suite file changed since the experiment finished: it is still skipped (its results
 # stay), with one warning naming the setting, both values and how to run it again.
 sed -i 's/"train.max_steps=3"/"train.max_steps=3", "train.lr=0.0005"/' "$work/suite.json"
