@@ -60,7 +60,7 @@ class RunClock:
         self.cxy = by_step
         self.tokens = tokens
         sel, pairs = [], []
-        self.sel_clock = None  # the clock of the logged selection seconds: selection_clock()
+        self.sel_clock = None  # "thread_cpu", "device_wall" or "wall" (docs/LOG_FORMAT.md, compress_clock)
         for r in self.log:
             st = r.get("strategy") if isinstance(r.get("strategy"), dict) else {}
             s = number(r.get("step"))
