@@ -5,7 +5,6 @@ import math
 import os
 import sys
 
-from ..clock import RunClock
 from ..logfiles import DamagedLog
 from ..profiles import load_profiles
 from ..variants import group_variants
@@ -160,14 +159,16 @@ def guarded(prog, fn, *args):
         return fail(prog, f"{e.filename}: {e.strerror}" if e.filename else e)
 
 
-def wall_selection_note(exps, profiles=None):
+def wall_selection_note(groups, profiles=None):
     """A paragraph when a measured selection cost (SEL on a profile whose selection is
     measured, or the maps' f; profiles=None) comes from logs that hold wall seconds (binaries
-    before 2026-12-07): name those runs' methods and say it is an upper bound."""
+    before 2026-12-07): name those runs' methods and say it is an upper bound. groups:
+    variants.group_variants' {model: [Variant]}, whose clocks are read."""
     if profiles is not None and all(pr["selection"].get("mode", "measured") != "measured"
                                     for pr in profiles):
         return []
-    walled = sorted({c.method or "?" for c in map(RunClock, exps) if c.sel_clock == "wall"})
+    walled = sorted({c.method or "?" for vs in groups.values() for v in vs for c in v.clocks
+                     if c.sel_clock == "wall"})
     if not walled:
         return []
     where = ("On the profiles whose selection is measured, SEL(t)" if profiles is not None

@@ -133,9 +133,10 @@ def run(args, argv, prog):
            "the preset's own latency in the table. Network model: " + terms.describe() +
            ". Profiles: " +
            ", ".join(f"`{os.path.relpath(pr['path'])}` ({pr['name']})" for pr in profiles), ""]
-    out += wall_selection_note(exps)
+    groups = group_variants(exps)
+    out += wall_selection_note(groups)
     figures = []
-    for model, variants in group_variants(exps).items():
+    for model, variants in groups.items():
         plan = PlanDefaults(args.results_dir, model, variants, args.ref4, args.ref1, only)
         out += [f"## {model}", ""] + plan.preface
         if plan.skip:

@@ -129,9 +129,10 @@ def run(args, argv, prog):
            f"seed {args.seed}; every variant's seeds are resampled, the reference's too (which "
            "moves the target with them). Profiles: " +
            ", ".join(f"`{os.path.relpath(pr['path'])}` ({pr['name']})" for pr in profiles), ""]
-    out += wall_selection_note(exps, profiles)
+    groups = group_variants(exps)
+    out += wall_selection_note(groups, profiles)
     figures = []
-    for model, variants in group_variants(exps).items():
+    for model, variants in groups.items():
         plan = PlanDefaults(args.results_dir, model, variants, args.ref4, args.ref1, only)
         if plan.skip:
             out += [f"## {model}", "", f"({plan.skip})", ""]
