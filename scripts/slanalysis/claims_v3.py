@@ -78,8 +78,7 @@ import math
 import os
 import statistics
 
-from .clock import piecewise_sum
-from .logfiles import number
+from .logfiles import bytes_points, cumulative_bytes, number
 from .references import plan_budget, plan_cells, read_plan
 from .target_sweep import DEFAULT_FACTORS, INF, Sweep, cell_text, factor_label
 from .targets import final_value
@@ -516,33 +515,6 @@ def value_at(series, step):
         if s0 <= step <= s1:
             return v0 + (v1 - v0) * (step - s0) / (s1 - s0) if s1 > s0 else v1
     return pts[-1][1]
-
-
-def bytes_points(log):
-    """([(step, bytes sent at that step)] of the ordinary rows, [(step, bytes)] of the averaging
-    steps) from a run's log.jsonl rows. An ordinary row's value stands for the steps since the
-    previous ordinary row (as clock.piecewise_sum reads them); an averaging step is logged
-    whatever log_every is and stands for itself alone (its all-reduce of the parameters on top
-    of that step's exchange), or a run logged every 100 updates would count it 100 times."""
-    regular, averaging = [], []
-    for r in log:
-        step, sent = number(r.get("step")), number(r.get("bytes_sent"))
-        if step is None or sent is None:
-            continue
-        averaged = "divergence" in r or (r.get("strategy") or {}).get("averaged") is True
-        (averaging if averaged else regular).append((int(step), sent))
-    return sorted(regular), sorted(averaging)
-
-
-def cumulative_bytes(points, averaging, t):
-    """Bytes of updates 1..t: the ordinary rows' piecewise sum, plus at each averaging step
-    <= t what it sent beyond the ordinary rate that covers it (the next ordinary row's)."""
-    total = piecewise_sum(points, t)
-    for s, sent in averaging:
-        if s <= t:
-            rate = next((v for p, v in points if p >= s), points[-1][1] if points else 0.0)
-            total += sent - rate
-    return total
 
 
 def step_at_bytes(points, B, last_step, averaging=()):

@@ -18,23 +18,8 @@ preset networks (network.solve_cxy). Every step is in those sums, drop-ratio war
 averaging steps included. Between those steps X and Y are interpolated linearly, so t may be
 fractional (a step-to-target interpolated between validations)."""
 from .config import dotted
-from .logfiles import number
+from .logfiles import number, piecewise_sum
 from .network import ring_comm_s, solve_cxy
-
-
-def piecewise_sum(points, t):
-    """points: [(step, value per step)] sorted by step, each value standing for the steps since
-    the previous point (the first for steps 1..its step, the last also for later steps).
-    Returns the sum over steps 1..t."""
-    total, prev = 0.0, 0
-    for step, v in points:
-        if prev >= t:
-            break
-        total += v * (min(step, t) - prev)
-        prev = step
-    if points and t > prev:
-        total += points[-1][1] * (t - prev)
-    return total
 
 
 class RunClock:

@@ -6,7 +6,8 @@ run itself (summary.json, else the last log line), never from a list kept here."
 import os
 
 from .comm_model import upgrade_run
-from .logfiles import DamagedLog, find_experiment_dirs, number, read_json, read_jsonl
+from .logfiles import (DamagedLog, find_experiment_dirs, logged_bytes_per_step, number, read_json,
+                       read_jsonl)
 
 
 class Experiment:
@@ -60,9 +61,7 @@ class Experiment:
         self.parameters = number(s.get("parameters"))
         self.bytes_per_step = number(s.get("bytes_per_step"))
         if self.bytes_per_step is None:
-            sent = [number(r.get("bytes_sent")) for r in self.log]
-            sent = [b for b in sent if b is not None]
-            self.bytes_per_step = sum(sent) / len(sent) if sent else None
+            self.bytes_per_step = logged_bytes_per_step(self.log)
         if not self.valid and self.log:
             note(f"{self.name}: no validation results (valid.jsonl missing or empty)")
 

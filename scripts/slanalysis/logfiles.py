@@ -88,3 +88,56 @@ def find_experiment_dirs(root):
             found.append(dirpath)
             dirnames[:] = []
     return found
+
+
+# Per-step values of a log (bytes, selection seconds, pairs) are written every log_every updates;
+# each logged value stands for the updates since the previous row.
+def piecewise_sum(points, t):
+    """points: [(step, value per step)] sorted by step, each value standing for the steps since
+    the previous point (the first for steps 1..its step, the last also for later steps).
+    Returns the sum over steps 1..t."""
+    total, prev = 0.0, 0
+    for step, v in points:
+        if prev >= t:
+            break
+        total += v * (min(step, t) - prev)
+        prev = step
+    if points and t > prev:
+        total += points[-1][1] * (t - prev)
+    return total
+
+
+def bytes_points(log):
+    """([(step, bytes sent at that step)] of the ordinary rows, [(step, bytes)] of the averaging
+    steps) from a run's log.jsonl rows. An ordinary row's value stands for the steps since the
+    previous ordinary row (as piecewise_sum reads them); an averaging step is logged
+    whatever log_every is and stands for itself alone (its all-reduce of the parameters on top
+    of that step's exchange), or a run logged every 100 updates would count it 100 times."""
+    regular, averaging = [], []
+    for r in log:
+        step, sent = number(r.get("step")), number(r.get("bytes_sent"))
+        if step is None or sent is None:
+            continue
+        averaged = "divergence" in r or (r.get("strategy") or {}).get("averaged") is True
+        (averaging if averaged else regular).append((int(step), sent))
+    return sorted(regular), sorted(averaging)
+
+
+def cumulative_bytes(points, averaging, t):
+    """Bytes of updates 1..t: the ordinary rows' piecewise sum, plus at each averaging step
+    <= t what it sent beyond the ordinary rate that covers it (the next ordinary row's)."""
+    total = piecewise_sum(points, t)
+    for s, sent in averaging:
+        if s <= t:
+            rate = next((v for p, v in points if p >= s), points[-1][1] if points else 0.0)
+            total += sent - rate
+    return total
+
+
+def logged_bytes_per_step(rows):
+    """Mean bytes a node sent per update over the updates a log covers, read as bytes_points /
+    cumulative_bytes read it (exact when every update is logged); None without byte rows."""
+    points, averaging = bytes_points(rows)
+    last = max([s for s, _ in points] + [s for s, _ in averaging], default=0)
+    return cumulative_bytes(points, averaging, last) / last if last else None
+

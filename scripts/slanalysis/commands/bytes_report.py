@@ -9,7 +9,7 @@ import os
 import sys
 
 from ..comm_model import upgrade_run
-from ..logfiles import DamagedLog, read_json, read_jsonl
+from ..logfiles import DamagedLog, logged_bytes_per_step, read_json, read_jsonl
 from .common import Parser, UsageError, fail
 
 PROGRAM = "bytes-report.py"
@@ -57,14 +57,16 @@ def main(argv, prog=PROGRAM):
 def bytes_per_step(d, rows):
     """(mean bytes a node sent per step, exact?). Exact from summary.json's bytes_per_step
     (the run's total over its steps) when it covers the logged steps, or from a log with every
-    step in it; else the mean over the logged steps, which with log_every > 1 over-weights the
-    averaging steps (always logged) and is marked as an estimate."""
+    step in it; else read from the logged steps (logfiles.logged_bytes_per_step: the rate
+    between two rows taken as constant) and marked as an estimate."""
+    for r in rows:
+        r["bytes_sent"]  # every row has it (a KeyError is main's one-line error)
     summary = read_json(os.path.join(d, "summary.json"), lambda m: None) or {}
     last = rows[-1]["step"]
     if isinstance(summary.get("bytes_per_step"), (int, float)) and summary.get("steps") == last:
         return float(summary["bytes_per_step"]), True
-    mean = sum(r["bytes_sent"] for r in rows) / len(rows)
-    return mean, [r["step"] for r in rows] == list(range(rows[0]["step"], last + 1))
+    return (logged_bytes_per_step(rows),
+            [r["step"] for r in rows] == list(range(rows[0]["step"], last + 1)))
 
 
 def report(dirs):
@@ -92,6 +94,6 @@ def report(dirs):
         for name, step, before, after in divergences:
             print(f"| {name} | {step} | {before:.6g} | {after:.6g} |")
     print("\n(bytes: the per-node payload per step, summary.json's bytes_per_step, or the mean over "
-          "a log with every step in it" + ("; est. = the mean over the logged steps of a run "
-          "without a summary.json for them, logged every few steps: averaging steps, always "
-          "logged, weigh too much" if estimated else "") + ")")
+          "a log with every step in it" + ("; est. = read from the logged steps of a run without a "
+          "summary.json for them, logged every few steps: the rate between two logged rows is "
+          "taken as constant" if estimated else "") + ")")

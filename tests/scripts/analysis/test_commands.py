@@ -144,13 +144,25 @@ class Commands(env.Case):
                 os.makedirs(folder)
                 with open(os.path.join(folder, "log.jsonl"), "w") as f:
                     f.writelines(json.dumps(dict(line, step=s, bytes_sent=b)) + "\n" for s, b in rows)
-            # every step logged: exact without a summary (100); logged every 100 steps with the
-            # averaging step 500 among them: (5 x 10 + 1010) / 6 = 176.67, marked an estimate
+            # every step logged: exact without a summary (100); logged every 100 steps, each row
+            # standing for the 100 before it (row 500 is not marked as an averaging step):
+            # (400 x 10 + 100 x 1010 + 100 x 10) / 600 = 176.67, marked an estimate
             r = env.run_script(["scripts/bytes-report.py", base, run])
             self.assertEqual(r.returncode, 0, r.stderr)
             self.assertIn("| base | sparse+partial | 4 | 3 | 100 | 100.00% |", r.stdout)
             self.assertIn("| run | sparse+partial | 4 | 600 | 177 (est.) | 176.67% |", r.stdout)
-            self.assertIn("averaging steps, always logged, weigh too much", r.stdout)
+            self.assertIn("the rate between two logged rows is taken as constant", r.stdout)
+            # marked as the averaging step it is (its divergence), row 500 counts once:
+            # (600 x 10 + 1010 - 10) / 600 = 11.67, still an estimate (rows every 100 steps)
+            marked = os.path.join(d, "marked")
+            os.makedirs(marked)
+            with open(os.path.join(marked, "log.jsonl"), "w") as f:
+                f.writelines(json.dumps(dict(line, step=s, bytes_sent=b, **({"divergence": 1.0}
+                                             if s == 500 else {}))) + "\n"
+                             for s, b in ((100, 10), (200, 10), (300, 10), (400, 10), (500, 1010),
+                                          (600, 10)))
+            r = env.run_script(["scripts/bytes-report.py", base, marked])
+            self.assertIn("| marked | sparse+partial | 4 | 600 | 12 (est.) | 11.67% |", r.stdout)
             # summary.json's total over the 600 steps (599 x 10 + 1010) / 600 = 11.67 is exact
             with open(os.path.join(run, "summary.json"), "w") as f:
                 json.dump({"steps": 600, "bytes_per_step": 11.6667}, f)
