@@ -127,7 +127,9 @@ def run(args, argv, prog):
            "over seeds / the variant's (\"not reached\": a seed never reaches the target). "
            f"[low, high]: 95% percentile bootstrap over seeds, {args.boot} replicates, resampling "
            f"seed {args.seed}; every variant's seeds are resampled, the reference's too (which "
-           "moves the target with them). Profiles: " +
+           "moves the target with them); a replicate in which a resampled seed of the variant never "
+           "reaches its target gives speed-up 0 (the cell's time is infinite), so a low end of 0.00 "
+           "means that happened in about 2.5% of the replicates or more. Profiles: " +
            ", ".join(f"`{os.path.relpath(pr['path'])}` ({pr['name']})" for pr in profiles), ""]
     groups = group_variants(exps)
     out += wall_selection_note(groups, profiles)
