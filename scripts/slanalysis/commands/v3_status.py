@@ -17,6 +17,7 @@ Usage: analyze.py v3-status [RESULTS_DIR] [--suites DIR] [--out FILE] [--no-refr
 Exit status 0; 2 when no model has a plan.json."""
 import importlib.util
 import os
+import re
 import statistics
 
 from .. import lr_figure
@@ -130,6 +131,23 @@ def wall_per_update(results_dir, model, plan):
     return statistics.median(rates) if rates else None
 
 
+def cell_pace(results_dir, model, name):
+    """Median wall seconds per update of the finished seeds of run `name`'s cell (the same
+    name but its -s<seed> suffix), or None: a remaining run of a cell with a finished seed is
+    estimated at that cell's own pace (its method's exchange, its node count and its
+    validations included), which the budget runs' pace does not know."""
+    stem = re.sub(r"-s\d+$", "", name)
+    folder = os.path.join(results_dir, model)
+    rates = []
+    for d in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
+        if not re.fullmatch(re.escape(stem) + r"-s\d+", d):
+            continue
+        s = read_json(os.path.join(folder, d, "summary.json"), quiet)
+        if summary_finished(s) and s.get("wall_s") and s.get("steps"):
+            rates.append(s["wall_s"] / s["steps"])
+    return statistics.median(rates) if rates else None
+
+
 def updates_done(results_dir, model, name):
     rows = read_jsonl(os.path.join(results_dir, model, name, "log.jsonl"))
     return rows[-1].get("step", 0) if rows else 0
@@ -137,8 +155,9 @@ def updates_done(results_dir, model, name):
 
 def remaining_lines(driver, suite, results_dir, model):
     """What is left to run at S (the budget decision, or while the last budget run is running,
-    the S it tests), in hours of one core at the budget runs' measured pace: a run of U updates
-    on n nodes ~ U x n / 4 x (4-node seconds per update). Phase 1b's runs decided so far, the
+    the S it tests), in hours of one core: a run whose cell has a finished seed at its cell's
+    pace (cell_pace), else at the budget runs' measured pace, a run of U updates on n nodes ~
+    U x n / 4 x (4-node seconds per update). Phase 1b's runs decided so far, the
     budget re-check, seeds 2-3 of every cell and phase 4 (a cell still being tuned counted at
     half its phase-1 lr; the run lengths do not depend on it); further phase-1b grid points its
     edge rule may still ask for are not counted. Rough (the 1-node controls validate as often
@@ -162,15 +181,18 @@ def remaining_lines(driver, suite, results_dir, model):
     todo += driver.phase_budget_at_lr(suite, lrs, assumed, S)
     todo += driver.phase_main(suite, lrs, assumed, S) + driver.phase_scaling(suite, lrs, assumed, S)
     todo = list({e["name"]: e for e in todo}.values())
-    hours = 0.0
+    hours, own = 0.0, 0
     for e in todo:
         steps = int(next(x for x in e["set"] if x.startswith("train.max_steps=")).split("=")[1])
         left = max(0, steps - updates_done(results_dir, model, e["name"]))
-        hours += left * e["nodes"] / 4 * rate / 3600
+        pace = cell_pace(results_dir, model, e["name"])
+        own += pace is not None
+        hours += left * (e["nodes"] / 4 * rate if pace is None else pace) / 3600
     shown = f"{hours:.1f}" if hours < 10 else f"{hours:.0f}"
     return [f"Still to run{note}: {len(todo)} runs (phase 1b as decided so far, the budget "
-            f"re-check, phases 3-4), ~{shown} h on one core at {rate:.3f} s per 4-node update "
-            "(the budget runs' pace, validation included; rough).", ""]
+            f"re-check, phases 3-4), ~{shown} h on one core: {own} at the pace of their cell's "
+            f"finished seeds, the others at the budget runs' {rate:.3f} s per 4-node update "
+            "(validation included; rough).", ""]
 
 
 def retune_lines(plan):

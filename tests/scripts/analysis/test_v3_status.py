@@ -86,7 +86,10 @@ class V3Status(env.Case):
         """Phase 1b, the budget re-check and phases 3-4 still to run, at the budget runs' pace: the 4-node S3000 run logged
         wall_s 300 at update 3000 (0.1 s per update). Left: a 4-node run of 6000 updates
         with 1000 done (5000 x 4/4 x 0.1 = 500 s) and a 1-node run of 24000 (24000 x 1/4 x 0.1
-        = 600 s): 1100 s = 0.31 h (one decimal below 10 h)."""
+        = 600 s): 1100 s = 0.31 h (one decimal below 10 h). Then the 4-node run's cell gets
+        finished seeds (s2: 1200 s for 6000 updates, s3: 1800 s: median 0.25 s per update; an
+        unfinished s4 and another cell, -lr0.002-s1, do not count): 5000 x 0.25 + 600 = 1850 s
+        = 0.51 h."""
         from slanalysis.commands import v3_status
         res = os.path.join(self.work, "res")
         for name, rows in (("m-4node-dense-S3000-s1", [{"step": 3000, "wall_s": 300.0}]),
@@ -123,8 +126,24 @@ class V3Status(env.Case):
         self.close(v3_status.wall_per_update(res, "m", Suite.plan), 0.1)
         self.assertEqual(lines[0], "Still to run if S = 3000 (the S its running 2S run tests): 2 "
                                    "runs (phase 1b as decided so far, the budget re-check, phases "
-                                   "3-4), ~0.3 h on one core at 0.100 s per 4-node update (the "
-                                   "budget runs' pace, validation included; rough).")
+                                   "3-4), ~0.3 h on one core: 0 at the pace of their cell's "
+                                   "finished seeds, the others at the budget runs' 0.100 s per "
+                                   "4-node update (validation included; rough).")
+        for name, summary in (("m-4node-x-S6000-s2", {"status": "complete", "wall_s": 1200.0, "steps": 6000}),
+                              ("m-4node-x-S6000-s3", {"status": "complete", "wall_s": 1800.0, "steps": 6000}),
+                              ("m-4node-x-S6000-s4", {"status": "incomplete", "wall_s": 9.0, "steps": 6000}),
+                              ("m-4node-x-S6000-lr0.002-s1", {"status": "complete", "wall_s": 9.0, "steps": 6000})):
+            os.makedirs(os.path.join(res, "m", name))
+            with open(os.path.join(res, "m", name, "summary.json"), "w") as f:
+                json.dump(summary, f)
+        self.close(v3_status.cell_pace(res, "m", "m-4node-x-S6000-s1"), 0.25)
+        self.assertIsNone(v3_status.cell_pace(res, "m", "m-1node-y"))
+        lines = v3_status.remaining_lines(Driver(), Suite(), res, "m")
+        self.assertEqual(lines[0], "Still to run if S = 3000 (the S its running 2S run tests): 2 "
+                                   "runs (phase 1b as decided so far, the budget re-check, phases "
+                                   "3-4), ~0.5 h on one core: 1 at the pace of their cell's "
+                                   "finished seeds, the others at the budget runs' 0.100 s per "
+                                   "4-node update (validation included; rough).")
         Suite.plan["budget"]["status"] = "capped"  # S unknown and nothing running: no line
         self.assertEqual(v3_status.remaining_lines(Driver(), Suite(), res, "m"), [])
 
