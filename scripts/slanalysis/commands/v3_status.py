@@ -11,8 +11,9 @@ written but --out.
 
 Usage: analyze.py v3-status [RESULTS_DIR] [--suites DIR] [--out FILE] [--no-refresh]
                             [--figure DIR]
-  --figure DIR  also draw <model>-lr-at-S.png there: per cell, final dev CE against the lr at
-                1500 updates and at S (needs matplotlib: /usr/bin/python3)
+  --figure DIR  also draw there <model>-lr-at-S.png (per cell, final dev CE against the lr at
+                1500 updates and at S) and <model>-budget.png (4-node dense's dev CE and BLEU
+                against updates for every budget run) (needs matplotlib: /usr/bin/python3)
   defaults: results/repro-v3, configs/repro-v3
 Exit status 0; 2 when no model has a plan.json."""
 import importlib.util
@@ -20,7 +21,7 @@ import os
 import re
 import statistics
 
-from .. import lr_figure
+from .. import budget_figure, lr_figure
 from ..formatting import md_table
 from ..logfiles import read_json, read_jsonl
 from ..v3_rules import lr_label
@@ -257,8 +258,9 @@ def run(args, argv, prog):
         out += ["Budget:", ""] + budget_lines(plan.get("budget")) + [""]
         out += retune_lines(plan)
         if plt is not None:
-            name = lr_figure.draw(plt, model, plan, args.figure, list(plan.get("lr_at_S") or {}))
-            out += [f"Figure: [{name}]({name}) (in {args.figure})", ""] if name else []
+            for name in (lr_figure.draw(plt, model, plan, args.figure, list(plan.get("lr_at_S") or {})),
+                         budget_figure.draw(plt, model, plan, args.results_dir, args.figure)):
+                out += [f"Figure: [{name}]({name}) (in {args.figure})", ""] if name else []
         if driver is not None:
             out += remaining_lines(driver, suite, args.results_dir, model)
     text = "\n".join(out)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The figure modules (curves, map_figure, target_figure) through their commands, under an
+"""The figure modules (curves, map_figure, target_figure, lr_figure, budget_figure) through their commands, under an
 interpreter with matplotlib (ctest passes SL_PLOT_PYTHON; exit 77 = skip without it). The
 speed-up map and plot.py figures are also checked by tests/scripts/check_vclock.py and
 check_plot.py; here: the v3 speed-up-against-target figure."""
@@ -57,6 +57,33 @@ class Figures(env.Case):
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertFalse(os.path.exists(os.path.join(out, "tf-lr-at-S.png")))
         self.assertNotIn("Figure:", r.stdout)
+
+    def test_budget_figure(self):
+        """v3-status --figure: <model>-budget.png from the budget runs' valid.jsonl, phase 2's
+        and the re-check's; a model whose budget runs have no validation yet: none."""
+        import json
+        res = os.path.join(self.work, "res")
+        plan = {"budget": {"S": 3000, "status": "capped", "runs": {"3000": {}, "6000": {}}},
+                "lr": {"4node-dense": {"final_dev_ce": {"0.008": 2.6}, "chosen_lr": 0.008}},
+                "budget_at_lr_at_S": {"lr": 0.004, "runs": {"6000": {"run": "tf-4node-dense-lr0.004-S6000-s1"}}}}
+        for run, n in (("tf-4node-dense-S3000-s1", 30), ("tf-4node-dense-S6000-s1", 60),
+                       ("tf-4node-dense-lr0.004-S6000-s1", 60)):
+            os.makedirs(os.path.join(res, "tf", run))
+            with open(os.path.join(res, "tf", run, "valid.jsonl"), "w") as f:
+                for i in range(1, n + 1):
+                    f.write(json.dumps({"step": 100 * i, "dev_ce": 2 + 3 / i, "bleu": 40 - 30 / i}) + "\n")
+        with open(os.path.join(res, "tf", "plan.json"), "w") as f:
+            json.dump(plan, f)
+        os.makedirs(os.path.join(res, "rn"))
+        with open(os.path.join(res, "rn", "plan.json"), "w") as f:
+            json.dump({"budget": {"S": None, "runs": {"3000": {}}}}, f)   # no log yet
+        out = os.path.join(self.work, "fig")
+        r = env.run_script(["scripts/analyze.py", "v3-status", res, "--no-refresh", "--suites",
+                            self.work, "--figure", out])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.png(os.path.join(out, "tf-budget.png"))
+        self.assertIn(f"Figure: [tf-budget.png](tf-budget.png) (in {out})", r.stdout)
+        self.assertFalse(os.path.exists(os.path.join(out, "rn-budget.png")))
 
     def test_speedup_vs_target_figures(self):
         root = make_target_fixtures.write(self.work)

@@ -82,6 +82,30 @@ class V3Status(env.Case):
             self.assertEqual(f.read(), before)
         self.assertEqual(os.listdir(suites), [])
 
+    def test_budget_runs(self):
+        """budget_figure's inputs without matplotlib: the runs plan.json names (phase 2's at
+        phase 1's lr, then the re-check's, each by S), and a run's finite validations."""
+        from slanalysis import budget_figure
+        plan = {"budget": {"runs": {"6000": {}, "3000": {}}},
+                "lr": {"4node-dense": {"chosen_lr": 0.008}},
+                "budget_at_lr_at_S": {"lr": 0.004, "runs": {
+                    "12000": {"run": "m-4node-dense-lr0.004-S12000-s1"},
+                    "6000": {"run": "m-4node-dense-lr0.004-S6000-s1"}, "24000": {}}}}
+        self.assertEqual(budget_figure.budget_runs(plan, "m"), [
+            (3000, "m-4node-dense-S3000-s1", 0.008, False),
+            (6000, "m-4node-dense-S6000-s1", 0.008, False),
+            (6000, "m-4node-dense-lr0.004-S6000-s1", 0.004, True),
+            (12000, "m-4node-dense-lr0.004-S12000-s1", 0.004, True)])
+        self.assertEqual(budget_figure.budget_runs({}, "m"), [])
+        res = os.path.join(self.work, "res")
+        os.makedirs(os.path.join(res, "m", "r"))
+        with open(os.path.join(res, "m", "r", "valid.jsonl"), "w") as f:
+            f.write('{"step": 100, "dev_ce": 3.5, "bleu": 10.0}\n{"step": 200, "dev_ce": NaN}\n'
+                    '{"step": 300, "dev_ce": 2.5, "bleu": null}\n')
+        self.assertEqual(budget_figure.curve(res, "m", "r", "dev_ce"), [(100, 3.5), (300, 2.5)])
+        self.assertEqual(budget_figure.curve(res, "m", "r", "bleu"), [(100, 10.0)])
+        self.assertEqual(budget_figure.curve(res, "m", "absent", "bleu"), [])
+
     def test_remaining_estimate(self):
         """Phase 1b, the budget re-check and phases 3-4 still to run, at the budget runs' pace: the 4-node S3000 run logged
         wall_s 300 at update 3000 (0.1 s per update). Left: a 4-node run of 6000 updates
