@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""The figure modules (curves, map_figure, target_figure, lr_figure, budget_figure) through their commands, under an
-interpreter with matplotlib (ctest passes SL_PLOT_PYTHON; exit 77 = skip without it). The
-speed-up map and plot.py figures are also checked by tests/scripts/check_vclock.py and
-check_plot.py; here: the v3 speed-up-against-target figure."""
+"""The figure modules (curves, map_figure, target_figure, lr_figure, budget_figure) through
+their commands, under an interpreter with matplotlib (ctest passes SL_PLOT_PYTHON; exit 77 =
+skip without it). The speed-up map and plot.py figures are also checked by
+tests/scripts/check_vclock.py and check_plot.py; here: v3's figures (speed-up against the
+target, v3-status's lr-at-S and budget figures)."""
 import os
 import sys
 
