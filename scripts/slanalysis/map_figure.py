@@ -25,8 +25,11 @@ def draw(plt, model, variants, d4, d1, hits, fsel, profiles, cs, bs, latency_us,
             continue
         ncol = min(4, len(panels))
         nrow = (len(panels) + ncol - 1) // ncol
-        fig, axes = plt.subplots(nrow, ncol, figsize=(3.6 * ncol + 1.2, 3.2 * nrow + 1.0),
+        # the profiles' names go in one legend below the panels: written on each panel they ran
+        # into each other where two profiles' compute per step is close
+        fig, axes = plt.subplots(nrow, ncol, figsize=(3.6 * ncol + 1.2, 3.2 * nrow + 1.6),
                                  squeeze=False)
+        fig.subplots_adjust(bottom=0.6 / (3.2 * nrow + 1.6) + 0.1)
         norm = mcolors.TwoSlopeNorm(vmin=-2.0, vcenter=0.0, vmax=2.0)
         mesh = None
         rh = hits[ref.name]
@@ -59,16 +62,15 @@ def draw(plt, model, variants, d4, d1, hits, fsel, profiles, cs, bs, latency_us,
                 ax.text(net.gbps, C_RANGE[1] * 0.6, name, fontsize=5, rotation=90, va="top")
             for prof, color in zip(profiles, PROFILE_COLORS):
                 c = profile_compute(prof, (h if h.reached else rh).variant.clocks[0])[0]
-                ax.axhline(c, color=color, linewidth=1.2)
+                ax.axhline(c, color=color, linewidth=1.2, label=prof["name"])
                 for s in prof.get("sensitivity", []):
                     if s != 1.0:
                         ax.axhline(c * s, color=color, linewidth=0.7, linestyle=":")
-                ax.text(B_RANGE[0] * 1.1, c * 1.08, prof["name"], color=color, fontsize=6)
             ax.tick_params(labelsize=6)
         for ax in [a for row in axes for a in row][len(panels):]:
             ax.axis("off")
-        for ax in axes[-1]:
-            ax.set_xlabel("bandwidth [Gbit/s]", fontsize=7)
+        for j in range(min(ncol, len(panels))):   # the lowest panel of each column
+            axes[(len(panels) - 1 - j) // ncol][j].set_xlabel("bandwidth [Gbit/s]", fontsize=7)
         for row in axes:
             row[0].set_ylabel("compute per step [s]", fontsize=7)
         label = "dev CE <=" if key == "dev_ce" else "dev BLEU >="
@@ -77,6 +79,11 @@ def draw(plt, model, variants, d4, d1, hits, fsel, profiles, cs, bs, latency_us,
                      + ("" if terms.source is None else
                         f", link eta {terms.efficiency:.2f} + {terms.overhead_us:.0f} us/hop")
                      + "; solid 1.0x, dashed 1.5x", fontsize=8)
+        handles, labels = axes[0][0].get_legend_handles_labels()
+        if handles:
+            fig.legend(handles, labels, loc="lower center", ncol=2, fontsize=6, frameon=False,
+                       title="compute per step of each hardware profile (dotted: its sensitivity "
+                             "band)", title_fontsize=6)
         if mesh is not None:
             cb = fig.colorbar(mesh, ax=axes, shrink=0.8)
             cb.set_ticks([-2, -1, math.log2(2 / 3), 0, math.log2(1.5), 1, 2])
