@@ -53,14 +53,25 @@ def draw(plt, model, sweep, factors, profile, network, d1, shown, out_dir, color
         ax.set_ylabel("speed-up (virtual time to target)", fontsize=7)
         ax.grid(True, alpha=0.3)
         ax.tick_params(labelsize=6)
-        ax.legend(fontsize=5)
     if not drawn:
         plt.close(fig)
         return None
+    # one legend below both panels (a variant has one entry even where it is in one panel
+    # only): inside the panels it covered the lines
+    entries = {}
+    for ax in axes[0]:
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            entries.setdefault(lab, h)
+    ncol = 2 if len(refs) == 1 else 3
+    rows = (len(entries) + ncol - 1) // ncol
+    below = (0.16 * rows + 0.25) / (4.6 + 0.16 * rows + 0.25)
+    fig.set_size_inches(6.0 * len(refs), 4.6 + 0.16 * rows + 0.25)
+    fig.legend(list(entries.values()), list(entries), loc="lower center", ncol=ncol, fontsize=6,
+               frameon=False)
     fig.suptitle(f"{model}: speed-up against the target, {profile['name']}, {network.name}\n"
                  f"band: {100 * sweep.level:.0f}% bootstrap interval over seeds "
                  f"({sweep.reps} replicates; none for a variant of 1 seed)", fontsize=8)
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, below, 1, 1))
     name = f"{slug(model)}-speedup-vs-target-{slug(label)}-{slug(profile['name'])}-{network.name}{tag}.png"
     fig.savefig(os.path.join(out_dir, name), dpi=110)
     plt.close(fig)
