@@ -16,6 +16,7 @@ runs added to the tree later move no interval); the reference's resampled seeds 
 target, since the target is defined by them. A replicate in which neither the variant nor the
 reference reaches the target has no speed-up and is counted, not used."""
 import math
+import os
 
 from .bootstrap import interval, named_draws
 from .formatting import md_table, mean_sd
@@ -167,6 +168,13 @@ def steps_text(steps):
     return f"missed by {missed}/{len(steps)}" if missed else mean_sd(steps, 0)
 
 
+def profile_tag(prof):
+    """A profile's short name in a table header: its file's name without .json (the long name
+    is in the sections below)."""
+    path = prof.get("path") or prof.get("name", "?")
+    return os.path.splitext(os.path.basename(path))[0]
+
+
 def factor_label(f):
     return f"x{f:.2f}" if round(f, 2) == f else f"x{f:g}"
 
@@ -175,11 +183,12 @@ def factor_head(factors):
     return [factor_label(f) for f in factors]
 
 
-def sweep_lines(model, sweep, factors, profiles, networks, d1, shown, preface=()):
+def sweep_lines(model, sweep, factors, profiles, networks, d1, shown, preface=(), glance=None):
     """Markdown of one model: the reference values and targets, the interpolated steps to each
-    target, then per profile x network x reference the speed-ups with their intervals.
-    shown: the variants that get rows (a reference never gets a row against itself); preface:
-    lines right under the model's heading."""
+    target, with a `glance` factor per reference one table of the speed-ups at that target on
+    every profile x network, then per profile x network x reference the speed-ups at every
+    target with their intervals. shown: the variants that get rows (a reference never gets a
+    row against itself); preface: lines right under the model's heading."""
     d4, key = sweep.d4, sweep.key
     label = "dev CE" if key == "dev_ce" else "dev BLEU"
     out = [f"## {model}", ""] + list(preface)
@@ -201,6 +210,20 @@ def sweep_lines(model, sweep, factors, profiles, networks, d1, shown, preface=()
             ([now(v)] * len(factors) if running(v) else [steps_text(sweep.steps(f, v)) for f in factors])
             for v in shown]
     out += md_table(["variant", "method", "nodes", "seeds"] + factor_head(factors), rows) + [""]
+    if glance:
+        places = [(prof, net) for prof in profiles for net in networks]
+        for ref, title in ((d4, "4-node dense"), (d1, "1 node")):
+            if ref is None:
+                continue
+            out += [f"### {model} at a glance: speed-up over {title} (`{ref.name}`) at "
+                    f"{factor_label(glance)} ({label} {sweep.target(glance):.4f}), every profile "
+                    "and network", ""]
+            rows = [[v.name, v.method, str(v.nodes), str(len(v.runs))] +
+                    ([now(v)] * len(places) if running(v) else
+                     [cell_text(sweep.cell(glance, prof, net, v, ref)) for prof, net in places])
+                    for v in shown if v is not ref]
+            out += md_table(["variant", "method", "nodes", "seeds"] +
+                            [f"{profile_tag(prof)}, {net.name}" for prof, net in places], rows) + [""]
     for prof in profiles:
         for net in networks:
             for ref, title in ((d4, "4-node dense"), (d1, "1 node")):

@@ -4,13 +4,16 @@ Usage: analyze.py speedup-vs-target RESULTS_DIR [--metric ce|bleu] [--factors 1.
                   [--profile P.json ...] [--network 1gbe ...] [--ref4 NAME] [--ref1 NAME]
                   [--reference mean|worst] [--only REGEX] [--model M] [--boot 1000]
                   [--seed 1] [--out DIR] [--tag T] [--no-plot] [--no-selection-cost]
+                  [--glance FACTOR]
 
 Targets are factors of the 4-node dense reference's final dev CE (default x1.00..x1.30) or
 final dev BLEU (x0.90..x1.00), means over its seeds (--reference worst: its worst seed's). For every seed variant, the step at which
 each seed reaches a target is interpolated between validations, its time there is read on the
 virtual clock of each hardware profile (configs/hardware/*.json by default) on each preset
 network, and the speed-up over 4-node dense and over 1 node (ratio of mean times over seeds)
-gets a percentile-bootstrap interval over seeds (slanalysis.target_sweep). In a reproduction-v3
+gets a percentile-bootstrap interval over seeds (slanalysis.target_sweep). Per model, two
+tables "at a glance" come first: every variant's speed-up over each reference at one target
+(--glance; CE x1.05 by default, claim 3's) on every profile x network at once. In a reproduction-v3
 tree (RESULTS_DIR/<model>/plan.json with the budget S) the references default to the phase-3
 cells 4-node dense and 1-node dense at equal tokens (<model>-<cell>-S<S>, or with the v3.1
 amendment the variant at the cell's lr at S that plan.json names), and rows and lines to the
@@ -35,7 +38,7 @@ from ..notes import Notes
 from ..references import PlanDefaults, variant_references
 from ..target_sweep import DEFAULT_FACTORS, Sweep, sweep_lines
 from ..variants import group_variants
-from .common import (Parser, UsageError, add_bootstrap_args, add_link_terms_arg, bootstrap_args_or_fail,
+from .common import (NON_NEGATIVE, Parser, UsageError, add_bootstrap_args, add_link_terms_arg, bootstrap_args_or_fail,
                      fail, guarded, link_terms_or_fail, profiles_or_fail, pyplot,
                      results_dir_or_fail, selection_or_fail, validated_experiments_or_fail,
                      wall_selection_note, write_atomic)
@@ -60,6 +63,10 @@ def parse_args(argv, prog):
     p.add_argument("--factors", type=factors_arg,
                    help="target factors of the reference's final value (default: CE "
                         "1.00,1.05,...,1.30; BLEU 0.90,0.92,...,1.00)")
+    p.add_argument("--glance", type=NON_NEGATIVE, metavar="FACTOR",
+                   help="one target for the 'at a glance' tables (every variant on every profile "
+                        "and network at once); default 1.05 for CE (claim 3's pre-registered "
+                        "target), none for BLEU; 0: none")
     p.add_argument("--profile", action="append", help="hardware profile (repeatable; default "
                    "configs/hardware/*.json)")
     p.add_argument("--network", action="append", choices=sorted(PRESETS),
@@ -96,6 +103,7 @@ def run(args, argv, prog):
         raise UsageError(f"--only {args.only!r}: not a regular expression ({e})")
     key = "bleu" if args.metric == "bleu" else "dev_ce"
     factors = args.factors or list(DEFAULT_FACTORS[key])
+    glance = (1.05 if key == "dev_ce" else None) if args.glance is None else (args.glance or None)
     notes = Notes(prog)
     exps = validated_experiments_or_fail(load_experiments(args.results_dir, notes), args.model,
                                          args.results_dir)
@@ -147,7 +155,7 @@ def run(args, argv, prog):
             continue
         sweep = Sweep(variants, key, d4, args.boot, args.seed, reference=args.reference)
         shown, preface = plan.shown(variants, d4, d1), plan.preface
-        out += sweep_lines(model, sweep, factors, profiles, networks, d1, shown, preface)
+        out += sweep_lines(model, sweep, factors, profiles, networks, d1, shown, preface, glance)
         if plt is not None and not sweep.ok():
             for prof in profiles:
                 for net in networks:

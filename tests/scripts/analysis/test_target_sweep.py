@@ -152,7 +152,7 @@ class TargetSweep(env.Case):
         prof = env.fix_profile(self.work)
         args = ["scripts/analyze.py", "speedup-vs-target", self.root, "--no-plot", "--profile", prof,
                 "--network", "1gbe", "--factors", "1.0,1.25,1.5", "--boot", "50",
-                "--out", self.work + "/o", "--link-terms", "paper"]
+                "--out", self.work + "/o", "--glance", "1.25", "--link-terms", "paper"]
         r = env.run_script(args)
         self.assertEqual(r.returncode, 0, r.stderr)
         again = env.run_script(args)
@@ -170,6 +170,20 @@ class TargetSweep(env.Case):
                     and "reference not reached" in x)
         self.assertIn(f"| {S_C:.2f}x [", line)
         self.assertIn(f"| {O_C:.2f}x [", r.stdout)
+        # at a glance: one target (x1.25, T 4.0625), a column per profile x network, the same
+        # cells as the sections below
+        self.assertIn("### transformer at a glance: speed-up over 4-node dense (`tf-4node-dense`) "
+                      "at x1.25 (dev CE 4.0625), every profile and network", r.stdout)
+        self.assertIn("| variant | method | nodes | seeds | fix-profile, 1gbe |", r.stdout)
+        glance = r.stdout.split("at a glance: speed-up over 4-node dense")[1].split("###")[0]
+        self.assertIn(f"| tf-4node-partial | sparse+partial | 4 | 2 | {line.split(' | ')[5]} |", glance)
+        self.assertIn("| tf-4node-sparse | sparse | 4 | 1 | not reached |", glance)
+        self.assertIn("at a glance: speed-up over 1 node (`tf-1node-dense`) at x1.25", r.stdout)
+        # the default: CE at claim 3's x1.05; BLEU none; --glance 0 none
+        plain = env.run_script(args[:args.index("--glance")] + args[args.index("--glance") + 2:])
+        self.assertIn("at a glance: speed-up over 4-node dense (`tf-4node-dense`) at x1.05", plain.stdout)
+        self.assertNotIn("at a glance", env.run_script(args + ["--glance", "0"]).stdout)
+        self.assertNotIn("at a glance", env.run_script(args[:args.index("--glance")] + ["--metric", "bleu"]).stdout)
         self.assertIn("network model: PAPER.md's ring model", r.stdout)
         # the fixture's SEL rows name no clock: wall seconds, so the measured SEL is an upper bound
         self.assertIn("SEL(t) of sparse, sparse+partial comes from logs whose compress_s / decompress_s "
