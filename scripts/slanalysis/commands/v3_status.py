@@ -124,9 +124,10 @@ def wall_per_update(results_dir, model, plan):
     """Median wall seconds per update of the finished 4-node budget runs (they validate as
     phase 3 does; measured while the other model's suite shared the machine), or None."""
     rates = []
-    for steps in (plan.get("budget") or {}).get("runs", {}):
-        rows = read_jsonl(os.path.join(results_dir, model, f"{model}-4node-dense-S{steps}-s1",
-                                       "log.jsonl"))
+    for _, run, _, again in budget_figure.budget_runs(plan, model):
+        if again:   # phase 2's runs only, as before the re-check existed
+            continue
+        rows = read_jsonl(os.path.join(results_dir, model, run, "log.jsonl"))
         if rows and rows[-1].get("wall_s") and rows[-1].get("step"):
             rates.append(rows[-1]["wall_s"] / rows[-1]["step"])
     return statistics.median(rates) if rates else None
