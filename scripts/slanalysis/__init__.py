@@ -14,8 +14,10 @@ cycle; tests/scripts/analysis/test_imports.py reads this list and enforces both)
   claims_v1 claims_v2 maps summary           the tables (markdown); the clock validation
   clock_validation
   target_sweep virtual_time                  speed-up vs target (v3); virtual time of rows
-  claims_v3 claims_v3_text                   the v3 verdicts per claim (pre-registered rules)
-  curves map_figure target_figure lr_figure budget_figure  figures (matplotlib passed in; imported lazily)
+  claims_v3 claims_v3_text phase4            the v3 verdicts per claim (pre-registered rules);
+                                             phase 4's scaling and drop-ratio readings
+  curves map_figure target_figure lr_figure  figures (matplotlib passed in; imported lazily)
+  budget_figure scaling_figure
   commands/* __main__                        command lines (scripts/*.py, scripts/analyze.py)
 
 Pure Python except the figure modules, which get pyplot from their caller: everything but the

@@ -21,6 +21,8 @@ COMMANDS = {
                                    "within 1.0)"),
     "claims-v3": ("claims_v3", "v3: the pre-registered verdict per claim (reproduced / partly / "
                                "not / pending) with the numbers behind it; --json"),
+    "scaling": ("scaling", "v3 phase 4: 1 -> 2 -> 4 nodes and the drop ratio (seed 1; claim 3's "
+                           "target and clock), and its figure"),
 }
 
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""The figure modules (curves, map_figure, target_figure, lr_figure, budget_figure) through
+"""The figure modules (curves, map_figure, target_figure, lr_figure, budget_figure,
+scaling_figure) through
 their commands, under an interpreter with matplotlib (ctest passes SL_PLOT_PYTHON; exit 77 =
 skip without it). The speed-up map and plot.py figures are also checked by
 tests/scripts/check_vclock.py and check_plot.py; here: v3's figures (speed-up against the
@@ -104,6 +105,19 @@ class Figures(env.Case):
         self.assertEqual(r.returncode, 0, r.stderr)
         self.png(os.path.join(out, "transformer-speedup-vs-target-dev-bleu-fix-1gbe-b.png"))
         self.assertTrue(os.path.isfile(os.path.join(out, "speedup-vs-target-dev-bleu-b.md")))
+
+    def test_scaling_figure(self):
+        """scaling: <model>-scaling.png on phase 4's hand-made tree; a model without a budget S
+        (rnn here: no plan.json) gets none."""
+        import make_phase4_fixtures
+        root = make_phase4_fixtures.write(self.work)
+        out = os.path.join(self.work, "fig")
+        r = env.run_script(["scripts/analyze.py", "scaling", root, "--profile",
+                            env.fix_profile(self.work), "--link-terms", "paper", "--out", out])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.png(os.path.join(out, "transformer-scaling.png"))
+        self.assertIn("- [transformer-scaling.png](transformer-scaling.png)", r.stdout)
+        self.assertFalse(os.path.exists(os.path.join(out, "rnn-scaling.png")))
 
 
 if __name__ == "__main__":
