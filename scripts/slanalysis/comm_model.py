@@ -12,7 +12,6 @@ upgrade_run adds it, in place, to every row without `comm_model` >= 2, so all th
 sees one model. Rows a newer binary wrote after resuming an old checkpoint carry
 `comm_model` 2 and already include the steps before the resume (the trainer upgrades its
 totals), so a run continued across binaries comes out right row by row."""
-from .config import dotted
 from .network import PRESETS, Network, ring_comm_s
 
 CURRENT = 2

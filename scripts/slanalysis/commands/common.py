@@ -146,6 +146,21 @@ def pyplot():
     return plt
 
 
+class NoPlotting(Exception):
+    """A figure is wanted and matplotlib cannot be imported: the command exits 1."""
+
+
+def pyplot_unless(no_plot):
+    """pyplot() for a command's --no-plot switch: None with it; NoPlotting when matplotlib is
+    missing without it."""
+    if no_plot:
+        return None
+    try:
+        return pyplot()
+    except ImportError as e:
+        raise NoPlotting(f"{e}; use a python3 with matplotlib or --no-plot")
+
+
 def guarded(prog, fn, *args):
     """fn(*args), with a UsageError, or an OSError (an --out into a missing folder, a file
     where a folder is wanted), turned into its one-line message and exit status 2."""
@@ -153,6 +168,8 @@ def guarded(prog, fn, *args):
         return fn(*args)
     except (UsageError, DamagedLog) as e:
         return fail(prog, e)
+    except NoPlotting as e:
+        return fail(prog, e, 1)
     except BrokenPipeError:
         raise  # the reader stopped early: dispatch.entry ends quietly
     except OSError as e:

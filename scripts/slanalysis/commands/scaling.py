@@ -27,8 +27,8 @@ from ..network import PRESETS, with_link_terms
 from ..notes import Notes
 from ..phase4 import Phase4, lines
 from .claims_v3 import REPO
-from .common import (Parser, add_link_terms_arg, fail, guarded, link_terms_or_fail, profiles_or_fail,
-                     pyplot, results_dir_or_fail, write_atomic)
+from .common import (Parser, add_link_terms_arg, guarded, link_terms_or_fail, profiles_or_fail,
+                     pyplot_unless, results_dir_or_fail, write_atomic)
 
 PROGRAM = "scaling"
 
@@ -57,12 +57,7 @@ def run(args, argv, prog):
     profiles = profiles_or_fail(args.profile)
     terms = link_terms_or_fail(args.link_terms)
     networks = [with_link_terms(PRESETS[n], terms) for n in (args.network or list(PRESETS))]
-    plt = None
-    if not args.no_plot:
-        try:
-            plt = pyplot()
-        except ImportError as e:
-            return fail(prog, f"{e}; use a python3 with matplotlib or --no-plot", 1)
+    plt = pyplot_unless(args.no_plot)
     notes = Notes(prog)
     exps = load_experiments(args.results_dir, notes)
     out_dir = args.out or os.path.join(args.results_dir, "figures")

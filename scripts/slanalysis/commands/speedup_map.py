@@ -49,8 +49,8 @@ from ..notes import Notes
 from ..references import PlanDefaults, variant_references
 from ..targets import target_for
 from ..variants import group_variants
-from .common import (Parser, NON_NEGATIVE, POSITIVE, UsageError, add_link_terms_arg, fail, guarded, link_terms_or_fail,
-                     profiles_or_fail, pyplot, results_dir_or_fail, selection_or_fail,
+from .common import (Parser, NON_NEGATIVE, POSITIVE, UsageError, add_link_terms_arg, guarded, link_terms_or_fail,
+                     profiles_or_fail, pyplot_unless, results_dir_or_fail, selection_or_fail,
                      validated_experiments_or_fail, wall_selection_note, write_atomic)
 
 PROGRAM = "speedup_map.py"
@@ -117,12 +117,8 @@ def run(args, argv, prog):
     terms = link_terms_or_fail(args.link_terms)
     cs = logspace(*C_RANGE, args.grid)
     bs = logspace(*B_RANGE, args.grid)
-    plt = None
-    if not args.no_plot:
-        try:
-            plt = pyplot()
-        except ImportError as e:
-            return fail(prog, f"{e}; use a python3 with matplotlib or --no-plot", 1)
+    plt = pyplot_unless(args.no_plot)
+    if plt is not None:
         from ..map_figure import draw
     out_dir = args.out or os.path.join(args.results_dir, "figures")
     os.makedirs(out_dir, exist_ok=True)

@@ -39,7 +39,7 @@ from ..references import PlanDefaults, variant_references
 from ..target_sweep import DEFAULT_FACTORS, Sweep, sweep_lines
 from ..variants import group_variants
 from .common import (NON_NEGATIVE, Parser, UsageError, add_bootstrap_args, add_link_terms_arg, bootstrap_args_or_fail,
-                     fail, guarded, link_terms_or_fail, profiles_or_fail, pyplot,
+                     guarded, link_terms_or_fail, profiles_or_fail, pyplot_unless,
                      results_dir_or_fail, selection_or_fail, validated_experiments_or_fail,
                      wall_selection_note, write_atomic)
 
@@ -113,12 +113,8 @@ def run(args, argv, prog):
         profiles = [without_selection_cost(pr) for pr in profiles]
     terms = link_terms_or_fail(args.link_terms)
     networks = [with_link_terms(PRESETS[n], terms) for n in (args.network or list(PRESETS))]
-    plt = None
-    if not args.no_plot:
-        try:
-            plt = pyplot()
-        except ImportError as e:
-            return fail(prog, f"{e}; use a python3 with matplotlib or --no-plot", 1)
+    plt = pyplot_unless(args.no_plot)
+    if plt is not None:
         from ..curves import MethodColors
         from ..target_figure import draw
         color_of = MethodColors()
