@@ -6,7 +6,7 @@ import os
 
 from .curves import style
 from .formatting import slug
-from .target_sweep import INF
+from .target_sweep import INF, profile_tag
 from .variants import running
 
 # The paper's claim 3: up to 1.5x over 4-node dense, 3.5x over one node.
@@ -20,7 +20,8 @@ def finite(x):
 
 
 def draw(plt, model, sweep, factors, profile, network, d1, shown, out_dir, color_of, tag=""):
-    """Writes <model>-speedup-vs-target-<metric>-<profile>-<net><tag>.png; returns its name
+    """Writes <model>-speedup-vs-target-<metric>-<profile>-<net><tag>.png (<profile>: the
+    profile file's name without .json); returns its name
     (None when no variant has a speed-up to draw)."""
     refs = [(r, t) for r, t in ((sweep.d4, "4-node dense"), (d1, "1 node")) if r is not None]
     fig, axes = plt.subplots(1, len(refs), figsize=(6.0 * len(refs), 4.6), squeeze=False)
@@ -72,7 +73,7 @@ def draw(plt, model, sweep, factors, profile, network, d1, shown, out_dir, color
                  f"band: {100 * sweep.level:.0f}% bootstrap interval over seeds "
                  f"({sweep.reps} replicates; none for a variant of 1 seed)", fontsize=8)
     fig.tight_layout(rect=(0, below, 1, 1))
-    name = f"{slug(model)}-speedup-vs-target-{slug(label)}-{slug(profile['name'])}-{network.name}{tag}.png"
+    name = f"{slug(model)}-speedup-vs-target-{slug(label)}-{slug(profile_tag(profile))}-{network.name}{tag}.png"
     fig.savefig(os.path.join(out_dir, name), dpi=110)
     plt.close(fig)
     return name

@@ -20,7 +20,8 @@ amendment the variant at the cell's lr at S that plan.json names), and rows and 
 phase-3 cells (v3: the variants at S; v3.1: the cells plan.json names; --only . shows the
 lr-sweep, phase-1b and budget runs too). Writes
 speedup-vs-target-<metric>[-<model>]<tag>.md and, with matplotlib, one figure per model x
-profile x network: <model>-speedup-vs-target-<metric>-<profile>-<net><tag>.png (a line and a
+profile x network: <model>-speedup-vs-target-<metric>-<profile>-<net><tag>.png (<profile>:
+the profile file's name without .json; a line and a
 band per variant; panels over 4-node dense and over 1 node).
 Exit status: 0 done, 2 bad arguments or no experiments, 1 plotting libraries missing.
 """

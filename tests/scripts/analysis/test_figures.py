@@ -96,14 +96,14 @@ class Figures(env.Case):
         self.assertEqual(r.returncode, 0, r.stderr)
         # one figure per model x profile x preset network
         for net in ("1gbe", "10gbe", "ib100"):
-            name = f"transformer-speedup-vs-target-dev-ce-fix-{net}.png"
+            name = f"transformer-speedup-vs-target-dev-ce-fix-profile-{net}.png"
             self.png(os.path.join(out, name))
             self.assertIn(f"- [{name}]({name})", r.stdout)
         r = env.run_script(["scripts/analyze.py", "speedup-vs-target", root, "--profile", prof,
                             "--metric", "bleu", "--network", "1gbe", "--boot", "20", "--tag=-b",
                             "--only", "partial", "--out", out])
         self.assertEqual(r.returncode, 0, r.stderr)
-        self.png(os.path.join(out, "transformer-speedup-vs-target-dev-bleu-fix-1gbe-b.png"))
+        self.png(os.path.join(out, "transformer-speedup-vs-target-dev-bleu-fix-profile-1gbe-b.png"))
         self.assertTrue(os.path.isfile(os.path.join(out, "speedup-vs-target-dev-bleu-b.md")))
 
     def test_scaling_figure(self):
