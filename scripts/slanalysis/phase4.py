@@ -111,6 +111,8 @@ class Phase4:
 def fmt_steps(p, target):
     if p.curve is None:
         return p.state
+    if target is None:
+        return "no target yet"
     s = p.step(target)
     return "not reached" if s is None else f"{s:.0f}"
 
@@ -149,7 +151,7 @@ def lines(ph, profiles, networks):
         out += [f"Budget S = {ph.S}; target dev CE x{ph.factor:g} of 4-node dense's mean final "
                 f"over its {ph.dense_seeds} complete seed(s) = {ph.target:.4f}. Seed 1 of every "
                 "run; no intervals.", ""]
-    tgt = ph.target if ph.target is not None else INF
+    tgt = ph.target
     head = ["nodes", "method", "run", "final dev CE", "test BLEU", "updates to target"]
     rows = [["1", ph.one_node_updates.label, f"`{ph.one_node_updates.name}-s1`",
              fmt_value(ph.one_node_updates.final, 4), fmt_value(ph.one_node_updates.bleu, 2),

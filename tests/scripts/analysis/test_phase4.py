@@ -107,6 +107,20 @@ class Phase4Readings(env.Case):
         self.assertIn("| 0.999 | `transformer-4node-sparse-partial-k500-rho0.999-S300-s1` | - | - "
                       "| - | not run yet |", text)
 
+    def test_no_target_while_dense_has_no_complete_seed(self):
+        import shutil
+        for seed in (1, 2):
+            shutil.rmtree(os.path.join(self.root, "transformer", f"{fx.DENSE4}-s{seed}"))
+        ph = self.phase4()
+        self.assertIsNone(ph.target)
+        self.assertEqual(ph.why, f"`{fx.DENSE4}` has no complete seed yet: no target")
+        text = "\n".join(lines(ph, [self.prof], [NET]))
+        self.assertIn(f"(no target: `{fx.DENSE4}` has no complete seed yet: no target)", text)
+        # the runs' own values stay; no updates to a target that does not exist, no times
+        self.assertIn("| 2 | dense | `transformer-2node-dense-lr0.004-S300-s1` | 3.2000 | 8.00 | "
+                      "no target yet |", text)
+        self.assertNotIn("Time to target", text)
+
     def test_no_budget_yet(self):
         with open(os.path.join(self.root, "transformer", "plan.json"), "w") as f:
             json.dump({"budget": {"S": None}}, f)
