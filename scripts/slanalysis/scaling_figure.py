@@ -12,8 +12,8 @@ def finite(x):
     return x is not None and x not in (INF, 0.0)
 
 
-def draw(plt, ph, profile, networks, out_dir, color_of):
-    """Writes <model>-scaling.png; returns its name, or None when no point has a time yet."""
+def draw(plt, ph, profile, networks, out_dir, color_of, tag=""):
+    """Writes <model>-scaling<tag>.png; returns its name, or None when no point has a time yet."""
     if ph.target is None:
         return None
     fig, (ax_n, ax_ce, ax_rho) = plt.subplots(1, 3, figsize=(13, 4))
@@ -59,7 +59,7 @@ def draw(plt, ph, profile, networks, out_dir, color_of):
     fig.suptitle(f"{ph.model}: phase 4, seed 1 of each run; target dev CE {ph.target:.4f} "
                  f"(x{ph.factor:g} of 4-node dense's mean final); {profile['name']}", fontsize=9)
     fig.tight_layout()
-    name = f"{slug(ph.model)}-scaling.png"
+    name = f"{slug(ph.model)}-scaling{tag}.png"
     fig.savefig(f"{out_dir}/{name}", dpi=110)
     plt.close(fig)
     return name

@@ -143,6 +143,17 @@ class Phase4Readings(env.Case):
             self.assertEqual(f.read(), r.stdout)
         r = env.run_script(["scripts/analyze.py", "scaling", os.path.join(self.work, "nope")])
         self.assertEqual(r.returncode, 2)
+        # another target: marked as outside the rules, written beside the pre-registered one.
+        # x1.25 -> 4.0625; rho 0.999 (200, 4.5) -> (300, 3.6): 200 + 100 * 0.4375 / 0.9 = 248.6
+        r = env.run_script(args + ["--factor", "1.25"])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("**Target x1.25, not the pre-registered x1.05**", r.stdout)
+        self.assertIn("| 0.999 | `transformer-4node-sparse-partial-k500-rho0.999-S300-s1` | 400 B | "
+                      "3.6000 | 4.00 | 249 |", r.stdout)
+        self.assertTrue(os.path.isfile(os.path.join(out, "scaling-x1.25.md")))
+        r = env.run_script(args + ["--factor", "0"])
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("--factor", r.stderr)
 
 
 if __name__ == "__main__":
