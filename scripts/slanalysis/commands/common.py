@@ -77,6 +77,25 @@ def link_terms_or_fail(spec):
         raise UsageError(f"--link-terms: {e}")
 
 
+def add_clock_args(p):
+    """--profile, --network and --link-terms of the commands that read the virtual clock on
+    every profile x preset network (clock_args_or_fail reads them back)."""
+    from ..network import PRESETS
+    p.add_argument("--profile", action="append", help="hardware profile (repeatable; default "
+                   "configs/hardware/*.json)")
+    p.add_argument("--network", action="append", choices=sorted(PRESETS),
+                   help="preset network (repeatable; default all)")
+    add_link_terms_arg(p)
+
+
+def clock_args_or_fail(args):
+    """(profiles, networks with the link terms, the link terms) of add_clock_args' options."""
+    from ..network import PRESETS, with_link_terms
+    profiles = profiles_or_fail(args.profile)
+    terms = link_terms_or_fail(args.link_terms)
+    return profiles, [with_link_terms(PRESETS[n], terms) for n in (args.network or list(PRESETS))], terms
+
+
 def add_bootstrap_args(p):
     """--boot and --seed of the percentile bootstrap over seeds (v3's pre-registered 1000, 1)."""
     p.add_argument("--boot", type=int, default=1000, help="bootstrap replicates (default: the "

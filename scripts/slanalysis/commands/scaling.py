@@ -25,11 +25,10 @@ import sys
 
 from ..claims_v3 import CLAIM3_FACTOR, CLAIM3_PROFILE, MODELS
 from ..experiment import load_experiments
-from ..network import PRESETS, with_link_terms
 from ..notes import Notes
 from ..phase4 import Phase4, lines
 from .claims_v3 import REPO
-from .common import (POSITIVE, Parser, add_link_terms_arg, guarded, link_terms_or_fail, profiles_or_fail,
+from .common import (POSITIVE, Parser, add_clock_args, clock_args_or_fail, guarded,
                      pyplot_unless, results_dir_or_fail, write_atomic)
 
 PROGRAM = "scaling"
@@ -43,11 +42,7 @@ def parse_args(argv, prog):
     p.add_argument("--factor", type=POSITIVE, default=CLAIM3_FACTOR,
                    help=f"target = this factor x 4-node dense's mean final dev CE (default "
                         f"{CLAIM3_FACTOR:g}, the pre-registered one)")
-    p.add_argument("--profile", action="append", help="hardware profile (repeatable; default "
-                   "configs/hardware/*.json)")
-    p.add_argument("--network", action="append", choices=sorted(PRESETS),
-                   help="preset network (repeatable; default all)")
-    add_link_terms_arg(p)
+    add_clock_args(p)
     p.add_argument("--out", help="output folder (default RESULTS_DIR/figures)")
     p.add_argument("--no-plot", action="store_true")
     return p.parse_args(argv)
@@ -59,9 +54,7 @@ def main(argv, prog=PROGRAM):
 
 def run(args, argv, prog):
     results_dir_or_fail(args.results_dir)
-    profiles = profiles_or_fail(args.profile)
-    terms = link_terms_or_fail(args.link_terms)
-    networks = [with_link_terms(PRESETS[n], terms) for n in (args.network or list(PRESETS))]
+    profiles, networks, terms = clock_args_or_fail(args)
     plt = pyplot_unless(args.no_plot)
     notes = Notes(prog)
     exps = load_experiments(args.results_dir, notes)

@@ -33,14 +33,13 @@ import sys
 
 from ..experiment import load_experiments
 from ..formatting import slug
-from ..network import PRESETS, with_link_terms
 from ..profiles import without_selection_cost
 from ..notes import Notes
 from ..references import PlanDefaults, variant_references
 from ..target_sweep import DEFAULT_FACTORS, Sweep, sweep_lines
 from ..variants import group_variants
-from .common import (NON_NEGATIVE, Parser, UsageError, add_bootstrap_args, add_link_terms_arg, bootstrap_args_or_fail,
-                     guarded, link_terms_or_fail, profiles_or_fail, pyplot_unless,
+from .common import (NON_NEGATIVE, Parser, UsageError, add_bootstrap_args, add_clock_args, bootstrap_args_or_fail,
+                     clock_args_or_fail, guarded, pyplot_unless,
                      results_dir_or_fail, selection_or_fail, validated_experiments_or_fail,
                      wall_selection_note, write_atomic)
 
@@ -68,11 +67,7 @@ def parse_args(argv, prog):
                    help="one target for the 'at a glance' tables (every variant on every profile "
                         "and network at once); default 1.05 for CE (claim 3's pre-registered "
                         "target), none for BLEU; 0: none")
-    p.add_argument("--profile", action="append", help="hardware profile (repeatable; default "
-                   "configs/hardware/*.json)")
-    p.add_argument("--network", action="append", choices=sorted(PRESETS),
-                   help="preset network (repeatable; default all)")
-    add_link_terms_arg(p)
+    add_clock_args(p)
     p.add_argument("--ref4", help="variant name of the 4-node dense reference")
     p.add_argument("--ref1", help="variant name of the 1-node reference")
     p.add_argument("--reference", choices=("mean", "worst"), default="mean",
@@ -109,11 +104,9 @@ def run(args, argv, prog):
     exps = validated_experiments_or_fail(load_experiments(args.results_dir, notes), args.model,
                                          args.results_dir)
     selection_or_fail(exps, args.ref4, args.ref1, only, args.results_dir)
-    profiles = profiles_or_fail(args.profile)
+    profiles, networks, terms = clock_args_or_fail(args)
     if args.no_selection_cost:
         profiles = [without_selection_cost(pr) for pr in profiles]
-    terms = link_terms_or_fail(args.link_terms)
-    networks = [with_link_terms(PRESETS[n], terms) for n in (args.network or list(PRESETS))]
     plt = pyplot_unless(args.no_plot)
     if plt is not None:
         from ..curves import MethodColors
