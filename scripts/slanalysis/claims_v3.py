@@ -81,7 +81,7 @@ import statistics
 from .logfiles import bytes_points, cumulative_bytes, number
 from .references import plan_budget, plan_cells, read_plan
 from .target_sweep import DEFAULT_FACTORS, INF, Sweep, cell_text, factor_label
-from .targets import final_value
+from .targets import final_at_end
 from .v3_rules import CE_TOL
 from .variants import SEED_RE, diverged, group_variants
 
@@ -186,7 +186,7 @@ class Seed:
         self.series = series
         s = self.exp.summary or {}
         last = series[-1][0] if series else None
-        final = final_value(series) if last is not None and last == self.exp.steps else None
+        final = final_at_end(series, self.exp.steps)
         self.last_validation = last
         self.values = {"final_dev_ce": final, "test_bleu": self.exp.test_bleu,
                        "test_chrf": number(s.get("test_chrf"))}

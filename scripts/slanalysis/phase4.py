@@ -13,11 +13,10 @@ name with `-4node-` -> `-2node-`, the drop-ratio runs the sparse+partial cell's 
 import os
 
 from .claims_v3 import CLAIM3_FACTOR, DENSE4, EQ_TOKENS, EQ_UPDATES, LOCAL, Cell
-from .clock import RunClock
 from .formatting import human_bytes, md_table
 from .references import plan_budget, plan_cells, read_plan
 from .target_sweep import INF, SeedCurve, profile_tag, speedup
-from .targets import final_value
+from .targets import final_at_end
 from .variants import Variant, finished, group_variants, variant_name
 
 PARTIAL = LOCAL[0]
@@ -29,8 +28,8 @@ MAIN_RHO = "0.99"
 class Point:
     """Seed 1 of one run name: its state, final values and, once finished, its curve."""
 
-    def __init__(self, label, nodes, name, run):
-        self.label, self.nodes, self.name, self.run = label, nodes, name, run
+    def __init__(self, label, name, run):
+        self.label, self.name, self.run = label, name, run
         self.curve = None
         self.final = self.bleu = self.bytes = None
         if run is None:
@@ -39,10 +38,10 @@ class Point:
             self.state = f"running (update {run.steps})"
         else:
             self.state = run.status
-            series = Variant(name, [run]).values("dev_ce")[0]
-            self.curve = SeedCurve(series, RunClock(run), "dev_ce")
-            # "final" = the validation at the run's last update, as claims_v3 reads it
-            self.final = final_value(series) if series and series[-1][0] == run.steps else None
+            one = Variant(name, [run])   # its clock and validations, as the speed-up tables read them
+            series = one.values("dev_ce")[0]
+            self.curve = SeedCurve(series, one.clocks[0], "dev_ce")
+            self.final = final_at_end(series, run.steps)
             self.bleu, self.bytes = run.test_bleu, run.bytes_per_step
 
     def step(self, target):
@@ -70,8 +69,8 @@ class Phase4:
             return
         runs = {os.path.abspath(e.path): e for e in exps}
 
-        def point(label, nodes, name):
-            return Point(label, nodes, name, runs.get(os.path.abspath(
+        def point(label, name):
+            return Point(label, name, runs.get(os.path.abspath(
                 os.path.join(results_dir, model, f"{name}-s1"))))
 
         mine = [e for e in exps if e.model == model and variant_name(e.name) == names[DENSE4]]
@@ -84,17 +83,17 @@ class Phase4:
         else:
             self.dense_seeds = len(finals)
             self.target = factor * sum(finals) / len(finals)
-        self.one_node_updates = point("1 node, equal updates (S)", 1, names[EQ_UPDATES])
-        one = point("1 node, equal tokens (4S)", 1, names[EQ_TOKENS])
+        self.one_node_updates = point("1 node, equal updates (S)", names[EQ_UPDATES])
+        one = point("1 node, equal tokens (4S)", names[EQ_TOKENS])
         self.scaling = [(1, "both", one)]
         for cell, label in METHODS:
             two = names[cell].replace(f"{model}-4node-", f"{model}-2node-", 1)
-            self.scaling += [(2, label, point(label, 2, two)), (4, label, point(label, 4, names[cell]))]
+            self.scaling += [(2, label, point(label, two)), (4, label, point(label, names[cell]))]
         self.scaling.sort(key=lambda x: (x[0], x[1]))
         for rho in RHOS:
             name = names[PARTIAL] if rho == MAIN_RHO else names[PARTIAL].replace(
                 f"-{PARTIAL}-", f"-{PARTIAL}-rho{rho}-", 1)
-            self.rho.append((rho, point(f"sparse+partial rho {rho}", 4, name)))
+            self.rho.append((rho, point(f"sparse+partial rho {rho}", name)))
         self.dense4 = next(p for n, lab, p in self.scaling if n == 4 and lab == "dense")
 
     def one(self):

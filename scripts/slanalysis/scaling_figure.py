@@ -5,13 +5,9 @@ Input: a phase4.Phase4; plt: matplotlib.pyplot (commands.common.pyplot)."""
 import math
 
 from .formatting import slug
-from .target_sweep import INF
+from .target_figure import finite
 
 STYLES = ("-", "--", ":", "-.")
-
-
-def finite(x):
-    return x is not None and x not in (INF, 0.0)
 
 
 def draw(plt, ph, profile, networks, out_dir, color_of, tag=""):
@@ -28,7 +24,7 @@ def draw(plt, ph, profile, networks, out_dir, color_of, tag=""):
         for style, net in zip(STYLES, networks):
             xy = [(n, 1.0 if n == 1 else ph.over(ph.one(), p, profile, net)) for n, p in pts]
             missing |= {f"{n}-node {label}" for n, y in xy if not finite(y)}
-            if sum(finite(y) for _, y in xy) > 1:
+            if sum(finite(y) is not None for _, y in xy) > 1:
                 # a point without a time breaks the line (nan) rather than being bridged
                 ax_n.plot([x for x, _ in xy], [y if finite(y) else math.nan for _, y in xy],
                           style, marker="o", ms=4, color=color_of(label), label=f"{label}, {net.name}")

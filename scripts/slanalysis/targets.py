@@ -61,6 +61,12 @@ def final_value(series):
     return series[-1][1] if series else None
 
 
+def final_at_end(series, steps):
+    """A run's final value as v3 reads it: its last validation's, when that validation is at
+    the run's last update `steps`; None otherwise (a complete run validated earlier has none)."""
+    return final_value(series) if series and series[-1][0] == steps else None
+
+
 def plateau(variant, key, fraction=0.2):
     """Mean over seeds of the mean metric over validations in the last `fraction` of the run,
     and the relative change over that window (last minus first, over first; mean over seeds)."""
