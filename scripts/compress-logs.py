@@ -9,20 +9,14 @@ where the plain one is absent. A run still running or that may be resumed (summa
 
 Usage: scripts/compress-logs.py DIR... [--dry-run]"""
 import gzip
-import json
 import os
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from slanalysis.logfiles import run_complete  # noqa: E402
+
 
 COMPRESSED = ("log.jsonl", "valid.jsonl")
-
-
-def finished(run_dir):
-    try:
-        with open(os.path.join(run_dir, "summary.json")) as f:
-            return json.load(f).get("status") == "complete"
-    except (OSError, ValueError):
-        return False
 
 
 def compress(path):
@@ -62,7 +56,7 @@ def main(argv):
     for root in dirs:
         for d, subdirs, files in os.walk(root):
             subdirs[:] = sorted(x for x in subdirs if x != "checkpoints")
-            if not any(name in files for name in COMPRESSED) or not finished(d):
+            if not any(name in files for name in COMPRESSED) or not run_complete(d):
                 continue
             for name in COMPRESSED:
                 if name not in files:

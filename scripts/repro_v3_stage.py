@@ -22,7 +22,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from slanalysis.logfiles import read_json, read_jsonl  # noqa: E402
+from slanalysis.logfiles import read_json, read_jsonl, run_complete  # noqa: E402
 
 
 def git(repo, *args):
@@ -32,11 +32,6 @@ def git(repo, *args):
 def changed(repo, path):
     """True when git sees anything to stage under path (new, modified or deleted files)."""
     return bool(git(repo, "status", "--porcelain", "--", path).strip())
-
-
-def complete(run_dir):
-    s = read_json(os.path.join(run_dir, "summary.json"), lambda _: None)
-    return bool(s) and s.get("status") == "complete"
 
 
 def finals(run_dir):
@@ -71,7 +66,7 @@ def main(argv):
     for model_dir in folders:
         for run in sorted(os.listdir(model_dir)):
             d = os.path.join(model_dir, run)
-            if os.path.isdir(d) and complete(d) and changed(repo, d):
+            if os.path.isdir(d) and run_complete(d) and changed(repo, d):
                 git(repo, "add", "--", d)
                 staged.append(d)
         extra = [os.path.join(model_dir, "plan.json"),

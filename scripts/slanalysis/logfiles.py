@@ -32,6 +32,13 @@ def read_json(path, note):
         return None
 
 
+def run_complete(run_dir):
+    """Whether run_dir's summary.json says the run finished ("complete"): only such a run's logs
+    are final (run-experiment appends to and truncates them on --resume)."""
+    s = read_json(os.path.join(run_dir, "summary.json"), lambda _: None)
+    return isinstance(s, dict) and s.get("status") == "complete"
+
+
 def open_text(path):
     """path, or path + '.gz' when only the compressed file exists, as text; None when neither."""
     if os.path.isfile(path):

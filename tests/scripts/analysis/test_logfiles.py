@@ -3,7 +3,7 @@
 import os
 
 import analysis_env as env
-from slanalysis.logfiles import DamagedLog, find_experiment_dirs, number, read_json, read_jsonl
+from slanalysis.logfiles import DamagedLog, find_experiment_dirs, number, read_json, read_jsonl, run_complete
 from slanalysis.notes import Notes
 
 
@@ -84,6 +84,19 @@ class LogFiles(env.Case):
         subprocess.run([sys.executable, os.path.join(env.REPO, "scripts", "compress-logs.py"),
                         self.work], check=True, capture_output=True)
         self.assertTrue(os.path.exists(os.path.join(other, "log.jsonl")))
+
+    def test_run_complete(self):
+        # only "complete" makes a run's logs final; a stopped (diverged) or running run may resume
+        for name, text, want in (("done", '{"status": "complete"}', True),
+                                 ("stopped", '{"status": "stopped", "reason": "non-finite loss"}', False),
+                                 ("torn", '{"status": "compl', False), ("array", '["complete"]', False),
+                                 ("none", None, False)):
+            d = os.path.join(self.work, name)
+            os.makedirs(d)
+            if text is not None:
+                with open(os.path.join(d, "summary.json"), "w") as f:
+                    f.write(text)
+            self.assertEqual(run_complete(d), want, name)
 
     def test_read_json(self):
         good, bad, arr = (os.path.join(self.work, n) for n in ("a.json", "b.json", "c.json"))
