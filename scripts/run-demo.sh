@@ -3,10 +3,11 @@
 # dropping) and sparse+partial (this paper, K = 500) on 4 simulated nodes, 1500 updates each
 # (lr annealed linearly to 0), each at the learning rate reproduction v3's pre-registered rule
 # chose for it at this size and length (dense 0.008, sparse 0.002, sparse+partial 0.004;
-# results/repro-v3/STATUS.md phase 1: a shared lr flatters the compressed methods), as three
-# processes sharing the cores (1 BLAS thread each), then
-# plots against steps and against the virtual clock of an assumed GPU-class node over 1 Gbit/s
-# Ethernet (configs/hardware/gpu-class-assumed.json, scripts/vclock.py).
+# results/repro-v3/STATUS.md phase 1: a shared lr flatters the compressed methods), one
+# process per run sharing the cores (1 BLAS thread each), then plots against steps and
+# against the virtual clock of an assumed GPU-class node over 1 Gbit/s Ethernet
+# (configs/hardware/gpu-class-assumed.json, scripts/vclock.py). The runs are
+# configs/demo/suite.json's experiments, in its order.
 # Finished runs are skipped and interrupted ones resume (run-experiment --suite).
 # Usage: scripts/run-demo.sh [RUN_EXPERIMENT_BINARY]
 # Results: results/demo/<experiment>/, results/demo/<experiment>.console.log,
@@ -16,7 +17,9 @@ cd "$(dirname "$0")/.."
 bin=${1:-build/apps/run-experiment/run-experiment}
 [ -x "$bin" ] || { echo "run-demo: $bin: not built (run scripts/build.sh)" >&2; exit 2; }
 start=$SECONDS
-runs=(dense-4 sparse-4 sparse-partial-4)
+mapfile -t runs < <(python3 -c 'import json, sys
+for e in json.load(open(sys.argv[1]))["experiments"]: print(e["name"])' configs/demo/suite.json)
+[ ${#runs[@]} -gt 0 ] || { echo "run-demo: configs/demo/suite.json: no experiments" >&2; exit 2; }
 mkdir -p results/demo
 pids=()
 for e in "${runs[@]}"; do
