@@ -40,12 +40,17 @@ def run_complete(run_dir):
 
 
 def open_text(path):
-    """path, or path + '.gz' when only the compressed file exists, as text; None when neither."""
-    if os.path.isfile(path):
+    """path, or path + '.gz' when only the compressed file exists, as text; None when neither.
+    Opened, not tested first: compress-logs writes the .gz before it removes the plain file, so
+    a reader racing it finds one of the two."""
+    try:
         return open(path, encoding="utf-8", errors="replace")
-    if os.path.isfile(path + ".gz"):
+    except (FileNotFoundError, IsADirectoryError):
+        pass
+    try:
         return gzip.open(path + ".gz", "rt", encoding="utf-8", errors="replace")
-    return None
+    except (FileNotFoundError, IsADirectoryError):
+        return None
 
 
 class DamagedLog(Exception):
@@ -61,7 +66,7 @@ def read_jsonl(path, note=None, finished=False):
     f = open_text(path)
     if f is None:
         return rows
-    shown = path if os.path.isfile(path) else path + ".gz"
+    shown = getattr(f, "name", path)  # the file read: path or path.gz
     try:
         with f:
             for lineno, line in enumerate(f, 1):
