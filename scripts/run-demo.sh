@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The main job (run by scripts/quickstart.sh after the build): dense, sparse (gradient
-# dropping) and sparse+partial (this paper, K = 500) on 4 simulated nodes, 1500 updates each
-# (lr annealed linearly to 0), each at the learning rate reproduction v3's pre-registered rule
-# chose for it at this size and length (dense 0.008, sparse 0.002, sparse+partial 0.004;
+# dropping), sparse+partial (this paper, K = 500) and PowerSGD (rank 4: the descendant best at
+# equal bytes in reproduction v3) on 4 simulated nodes, 1500 updates each (lr annealed
+# linearly to 0), each at the learning rate reproduction v3's pre-registered rule chose for it
+# at this size and length (dense 0.008, sparse 0.002, sparse+partial 0.004, PowerSGD 0.008;
 # results/repro-v3/STATUS.md phase 1: a shared lr flatters the compressed methods), one
 # process per run sharing the cores (1 BLAS thread each), then plots against steps and
 # against the virtual clock of an assumed GPU-class node over 1 Gbit/s Ethernet
